@@ -1,0 +1,83 @@
+# cgtorture -- GNU Make. Three builds, each in its own folder:
+#   build/plain (gcc -O2), build/tsan (clang, ThreadSanitizer), build/asan (clang, ASan+UBSan).
+# Targets: all (./cgtorture), tsan, asan, test, stress, bench, clean.
+
+BUILDS   := plain tsan asan
+CC_plain := gcc
+CC_tsan  := clang
+CC_asan  := clang
+CFLAGS_plain := -O2 -g
+CFLAGS_tsan  := -O1 -g -fsanitize=thread
+CFLAGS_asan  := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer \
+		-fno-sanitize-recover=undefined
+
+CFLAGS  ?=
+CFLAGS  += -std=gnu11 -Wall -Wextra -pthread -MMD -MP
+LDLIBS  := -lurcu-memb -lurcu-cds -lurcu-common -lm -lpthread
+
+LIB_SRCS   := $(filter-out src/cli/main.c,$(wildcard src/*/*.c))
+TEST_SRCS  := $(wildcard tests/test_*.c)
+BENCH_SRCS := $(wildcard bench/*.c)
+
+export TSAN_OPTIONS ?= suppressions=$(CURDIR)/tsan-suppressions halt_on_error=0 exitcode=66 \
+	second_deadlock_stack=1 report_signal_unsafe=0
+export ASAN_OPTIONS ?= detect_leaks=1 abort_on_error=0
+export UBSAN_OPTIONS ?= print_stacktrace=1 halt_on_error=1
+
+.PHONY: all plain tsan asan test unit stress bench clean deps
+all: cgtorture
+
+deps:
+	@scripts/deps.sh
+
+define build_rules
+build/$(1)/%.o: %.c | deps
+	@mkdir -p $$(@D)
+	$$(CC_$(1)) $$(CFLAGS) $$(CFLAGS_$(1)) -c $$< -o $$@
+
+build/$(1)/libcgtorture.a: $$(patsubst %.c,build/$(1)/%.o,$$(LIB_SRCS))
+	@rm -f $$@
+	ar rcs $$@ $$^
+
+build/$(1)/cgtorture: build/$(1)/src/cli/main.o build/$(1)/libcgtorture.a
+	$$(CC_$(1)) $$(CFLAGS) $$(CFLAGS_$(1)) -o $$@ $$^ $$(LDLIBS)
+
+build/$(1)/tests/%: build/$(1)/tests/%.o build/$(1)/libcgtorture.a
+	$$(CC_$(1)) $$(CFLAGS) $$(CFLAGS_$(1)) -o $$@ $$^ -lcriterion $$(LDLIBS)
+
+build/$(1)/bench/%: build/$(1)/bench/%.o build/$(1)/libcgtorture.a
+	$$(CC_$(1)) $$(CFLAGS) $$(CFLAGS_$(1)) -o $$@ $$^ $$(LDLIBS)
+
+-include $$(wildcard build/$(1)/*/*/*.d build/$(1)/*/*.d)
+endef
+$(foreach b,$(BUILDS),$(eval $(call build_rules,$(b))))
+
+.SECONDARY:
+
+cgtorture: build/plain/cgtorture
+	cp $< $@
+
+plain: build/plain/cgtorture
+tsan: build/tsan/cgtorture
+asan: build/asan/cgtorture
+
+# Unit tests run under ASan+UBSan (Criterion cannot run under TSan: its issue #274); the TSan
+# checks run the cgtorture binary itself, from tests/variants.sh.
+UNIT_TESTS := $(patsubst tests/%.c,build/asan/tests/%,$(TEST_SRCS))
+
+unit: $(UNIT_TESTS)
+	@set -e; for t in $(UNIT_TESTS); do echo "== $$t"; $$t --jobs 2 --short-filename; done
+
+test: unit build/plain/cgtorture build/tsan/cgtorture
+	tests/cli.sh build/plain/cgtorture
+	tests/variants.sh build/plain/cgtorture build/tsan/cgtorture
+
+stress: cgtorture
+	./cgtorture run
+
+bench: build/plain/bench/bench_scale build/tsan/bench/bench_scale
+	build/plain/bench/bench_scale
+	build/tsan/bench/bench_scale --threads 4000
+
+clean:
+	rm -rf build cgtorture

@@ -1,0 +1,302 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * One table of tunables, as locktorture declares its module parameters: name, default, help
+ * and where the value goes. getopt_long's options, --help and the banner come from it.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "tunables.h"
+
+enum tunable_kind { T_SECONDS, T_SEED, T_INT, T_ITER, T_LOCK, T_MIX, T_FLAG };
+
+struct tunable {
+	const char *name;
+	enum tunable_kind kind;
+	const char *def;		/* default, parsed like the command line; NULL: none */
+	const char *metavar;
+	const char *help;
+	size_t offset;			/* into struct cgt_run_config */
+	long min, max;			/* T_INT and T_SECONDS bounds */
+};
+
+#define CFG(field)	offsetof(struct cgt_run_config, field)
+
+static const struct tunable tunables[] = {
+	{ "duration", T_SECONDS, "10", "SECONDS", "how long the run lasts (suffix ms, s, m or h)",
+	  CFG(duration), 0, 24 * 3600 },
+	{ "seed", T_SEED, NULL, "N", "seed of every random choice (default: from the clock, printed)",
+	  CFG(seed), 0, 0 },
+	{ "threads", T_INT, "512", "N", "cap on live model threads (pthreads)",
+	  CFG(threads), 1, 100000 },
+	{ "walkers", T_INT, "4", "N", "dedicated observer threads besides the model threads",
+	  CFG(walkers), 0, 1024 },
+	{ "iter", T_ITER, "for_each", "WALK", "thread-group walk: while_each or for_each",
+	  CFG(iter), 0, 0 },
+	{ "css-lock", T_LOCK, "rwsem", "NAME", "css_set lock variant",
+	  CFG(css_lock), 0, 0 },
+	{ "tasklist-lock", T_LOCK, "rwlock", "NAME", "tasklist_lock variant",
+	  CFG(tasklist_lock), 0, 0 },
+	{ "mix", T_MIX, "fork=30,exec=5,exit=25,migrate=10,observe=30", "OP=W,...",
+	  "weights of fork, exec, exit, migrate and observe", CFG(mix), 0, 0 },
+	{ "clone-thread", T_INT, "70", "PCT", "share of forks that make a thread (CLONE_THREAD)",
+	  CFG(clone_thread_pct), 0, 100 },
+	{ "stats-interval", T_SECONDS, "2", "SECONDS", "seconds between stats lines (0: none)",
+	  CFG(stats_interval), -1, 3600 },
+	{ "stack", T_INT, "64", "KiB", "pthread stack of a model thread",
+	  CFG(stack_kib), 32, 8192 },
+	{ "quiet", T_FLAG, NULL, NULL, "print the summary only",
+	  CFG(quiet), 0, 0 },
+};
+
+static int usage_error(const char *name, const char *fmt, const char *arg, const char *valid)
+{
+	fprintf(stderr, "cgtorture: --%s: ", name);
+	fprintf(stderr, fmt, arg);
+	if (valid)
+		fprintf(stderr, " (valid: %s)", valid);
+	fputc('\n', stderr);
+	return CGT_EXIT_USAGE;
+}
+
+static int parse_seconds(const struct tunable *t, const char *arg, double *out)
+{
+	char *end;
+	double v, scale = 1;
+	char range[64];
+
+	errno = 0;
+	v = strtod(arg, &end);
+	if (end == arg || errno)
+		return usage_error(t->name, "'%s' is not a number of seconds", arg, NULL);
+	if (!strcmp(end, "ms"))
+		scale = 1e-3;
+	else if (!strcmp(end, "m"))
+		scale = 60;
+	else if (!strcmp(end, "h"))
+		scale = 3600;
+	else if (*end && strcmp(end, "s"))
+		return usage_error(t->name, "'%s' has an unknown unit", arg, "ms, s, m, h");
+	v *= scale;
+	snprintf(range, sizeof(range), "more than %ld s and at most %ld s",
+		 t->min < 0 ? -1 : t->min, t->max);
+	if (!isfinite(v) || v > (double)t->max || (t->min >= 0 ? v <= 0 : v < 0)) {
+		if (t->min < 0)
+			snprintf(range, sizeof(range), "0 to %ld s", t->max);
+		else
+			snprintf(range, sizeof(range), "more than 0 and at most %ld s", t->max);
+		return usage_error(t->name, "'%s' is out of range", arg, range);
+	}
+	*out = v;
+	return 0;
+}
+
+static int parse_long(const char *arg, long *out)
+{
+	char *end;
+
+	errno = 0;
+	*out = strtol(arg, &end, 10);
+	return end == arg || *end || errno ? -1 : 0;
+}
+
+static int parse_mix(const struct tunable *t, const char *arg, unsigned int *mix)
+{
+	char *copy = strdup(arg), *tok, *save = NULL;
+	unsigned int total = 0;
+	int ret = 0;
+
+	if (!copy)
+		return CGT_EXIT_USAGE;
+	for (tok = strtok_r(copy, ",", &save); tok && !ret; tok = strtok_r(NULL, ",", &save)) {
+		char *eq = strchr(tok, '=');
+		long w;
+		int op;
+
+		if (!eq) {
+			ret = usage_error(t->name, "'%s' is not OP=WEIGHT", tok, "fork, exec, exit, migrate, observe");
+			break;
+		}
+		*eq = '\0';
+		for (op = 0; op < CGT_NR_OPS; op++)
+			if (!strcmp(tok, cgt_op_names[op]))
+				break;
+		if (op == CGT_NR_OPS)
+			ret = usage_error(t->name, "unknown operation '%s'", tok, "fork, exec, exit, migrate, observe");
+		else if (parse_long(eq + 1, &w) || w < 0 || w > 1000)
+			ret = usage_error(t->name, "weight '%s' is not a number from 0 to 1000", eq + 1, NULL);
+		else
+			mix[op] = (unsigned int)w;
+	}
+	for (int op = 0; op < CGT_NR_OPS; op++)
+		total += mix[op];
+	if (!ret && !total)
+		ret = usage_error(t->name, "'%s' leaves every weight at 0", arg, NULL);
+	free(copy);
+	return ret;
+}
+
+static int tunable_set(const struct tunable *t, const char *arg, struct cgt_run_config *cfg)
+{
+	void *dst = (char *)cfg + t->offset;
+	long v;
+
+	switch (t->kind) {
+	case T_SECONDS:
+		return parse_seconds(t, arg, dst);
+	case T_SEED: {
+		char *end;
+
+		errno = 0;
+		*(uint64_t *)dst = strtoull(arg, &end, 0);
+		if (end == arg || *end || errno || arg[0] == '-')
+			return usage_error(t->name, "'%s' is not an unsigned 64-bit number", arg, NULL);
+		return 0;
+	}
+	case T_INT: {
+		char range[64];
+
+		snprintf(range, sizeof(range), "%ld to %ld", t->min, t->max);
+		if (parse_long(arg, &v))
+			return usage_error(t->name, "'%s' is not a number", arg, range);
+		if (v < t->min || v > t->max)
+			return usage_error(t->name, "'%s' is out of range", arg, range);
+		*(int *)dst = (int)v;
+		return 0;
+	}
+	case T_ITER:
+		if (cgt_iter_parse(arg, dst))
+			return usage_error(t->name, "unknown walk '%s'", arg, "while_each, for_each");
+		return 0;
+	case T_LOCK: {
+		const struct cgt_lock_ops *ops = cgt_lock_find(arg);
+
+		if (!ops)
+			return usage_error(t->name, "unknown lock variant '%s'", arg, cgt_lock_names());
+		*(const struct cgt_lock_ops **)dst = ops;
+		return 0;
+	}
+	case T_MIX:
+		return parse_mix(t, arg, dst);
+	case T_FLAG:
+		*(bool *)dst = true;
+		return 0;
+	}
+	return CGT_EXIT_USAGE;
+}
+
+void cgt_tunables_defaults(struct cgt_run_config *cfg)
+{
+	memset(cfg, 0, sizeof(*cfg));
+	for (size_t i = 0; i < ARRAY_SIZE(tunables); i++)
+		if (tunables[i].def)
+			tunable_set(&tunables[i], tunables[i].def, cfg);
+	cfg->seed = (uint64_t)time(NULL) ^ ((uint64_t)clock() << 32);
+}
+
+int cgt_tunables_parse(int argc, char **argv, struct cgt_run_config *cfg)
+{
+	struct option opts[ARRAY_SIZE(tunables) + 2];
+	size_t i;
+	int c, idx;
+
+	for (i = 0; i < ARRAY_SIZE(tunables); i++)
+		opts[i] = (struct option){ tunables[i].name,
+					   tunables[i].kind == T_FLAG ? no_argument : required_argument,
+					   NULL, 0 };
+	opts[i++] = (struct option){ "help", no_argument, NULL, 'h' };
+	opts[i] = (struct option){ 0 };
+
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":h", opts, &idx)) != -1) {
+		int ret;
+
+		switch (c) {
+		case 0:
+			ret = tunable_set(&tunables[idx], optarg, cfg);
+			if (ret)
+				return ret;
+			break;
+		case 'h':
+			cgt_tunables_help(stdout);
+			return -1;
+		case ':':
+			fprintf(stderr, "cgtorture: %s needs a value (see --help)\n", argv[optind - 1]);
+			return CGT_EXIT_USAGE;
+		default:
+			fprintf(stderr, "cgtorture: unknown option '%s' (see --help)\n", argv[optind - 1]);
+			return CGT_EXIT_USAGE;
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "cgtorture: unexpected argument '%s' (see --help)\n", argv[optind]);
+		return CGT_EXIT_USAGE;
+	}
+	return 0;
+}
+
+void cgt_tunables_help(FILE *f)
+{
+	fprintf(f, "usage: cgtorture [run] [OPTION...]\n\n"
+		"Stress a user-space model of the kernel's thread groups and cgroups with real\n"
+		"pthreads, then check its invariants. Exit status: 0 pass, 1 failure found,\n"
+		"2 bad usage.\n\nOptions:\n");
+	for (size_t i = 0; i < ARRAY_SIZE(tunables); i++) {
+		const struct tunable *t = &tunables[i];
+		char lhs[48];
+
+		snprintf(lhs, sizeof(lhs), "--%s%s%s", t->name, t->metavar ? " " : "",
+			 t->metavar ? t->metavar : "");
+		fprintf(f, "  %-26s %s", lhs, t->help);
+		if (t->def && t->kind != T_MIX)
+			fprintf(f, " [%s]", t->def);
+		fputc('\n', f);
+		if (t->kind == T_MIX)
+			fprintf(f, "  %-26s [%s]\n", "", t->def);
+		if (t->kind == T_LOCK)
+			fprintf(f, "  %-26s variants: %s\n", "", cgt_lock_names());
+	}
+	fprintf(f, "  %-26s this text\n", "--help");
+}
+
+void cgt_tunables_banner(FILE *f, const struct cgt_run_config *cfg)
+{
+	fputs("cgtorture run:", f);
+	for (size_t i = 0; i < ARRAY_SIZE(tunables); i++) {
+		const struct tunable *t = &tunables[i];
+		const void *src = (const char *)cfg + t->offset;
+
+		fprintf(f, " %s=", t->name);
+		switch (t->kind) {
+		case T_SECONDS:
+			fprintf(f, "%gs", *(const double *)src);
+			break;
+		case T_SEED:
+			fprintf(f, "%llu", (unsigned long long)*(const uint64_t *)src);
+			break;
+		case T_INT:
+			fprintf(f, "%d", *(const int *)src);
+			break;
+		case T_ITER:
+			fputs(cgt_iter_name(*(const enum cgt_iter *)src), f);
+			break;
+		case T_LOCK:
+			fputs((*(const struct cgt_lock_ops *const *)src)->name, f);
+			break;
+		case T_MIX:
+			for (int op = 0; op < CGT_NR_OPS; op++)
+				fprintf(f, "%s%s=%u", op ? "," : "", cgt_op_names[op],
+					((const unsigned int *)src)[op]);
+			break;
+		case T_FLAG:
+			fputs(*(const bool *)src ? "yes" : "no", f);
+			break;
+		}
+	}
+	fprintf(f, "\n  css-lock %s: %s\n", cfg->css_lock->name, cfg->css_lock->desc);
+}

@@ -1,0 +1,15 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "point.h"
+
+cgt_point_hook_t cgt_point_hook;
+
+const char *const cgt_point_names[CGT_NR_POINTS] = {
+#define X(id, desc) [CGT_PT_##id] = #id,
+	CGT_POINTS(X)
+#undef X
+};
+
+void cgt_point_set_hook(cgt_point_hook_t hook)
+{
+	__atomic_store_n(&cgt_point_hook, hook, __ATOMIC_RELEASE);
+}

@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Marked points: the places where control may pass between model threads. Every lock
+ * acquisition and release, every walk step and every step of fork, exec, exit and migration
+ * calls cgt_point(). A free-running build pays one relaxed load; a perturbation policy, a
+ * controlled scheduler or fault injection installs a hook and decides what happens there.
+ */
+#ifndef CGT_POINT_H
+#define CGT_POINT_H
+
+#include "compiler.h"
+
+#define CGT_POINTS(X)							\
+	X(LOCK_WAIT,		"about to take a lock")			\
+	X(LOCK_HELD,		"took a lock")				\
+	X(LOCK_RELEASE,		"released a lock")			\
+	X(RCU_ENTER,		"entered an RCU read-side section")	\
+	X(WALK_START,		"starts a thread-group walk")		\
+	X(WALK_STEP,		"steps to the next thread")		\
+	X(FORK_ALLOC,		"copy_process: task allocated")		\
+	X(FORK_LINKED,		"copy_process: child hashed")		\
+	X(EXIT_SIGNALS,		"do_exit: PF_EXITING set")		\
+	X(EXIT_CGROUP,		"do_exit: left its css_set")		\
+	X(EXIT_NOTIFY,		"exit_notify: zombie or dead")		\
+	X(RELEASE,		"release_task: unhashed")		\
+	X(EXEC_ZAP,		"de_thread: other threads killed")	\
+	X(EXEC_WAIT,		"de_thread: waiting for the group")	\
+	X(EXEC_SWITCH,		"de_thread: took the leader's pid")	\
+	X(ATTACH_SNAPSHOT,	"cgroup_attach_task: group collected")	\
+	X(ATTACH_MOVE,		"cgroup_attach_task: thread moved")	\
+	X(ITER_STEP,		"css_task_iter_next")
+
+enum cgt_point_id {
+#define X(id, desc) CGT_PT_##id,
+	CGT_POINTS(X)
+#undef X
+	CGT_NR_POINTS
+};
+
+typedef void (*cgt_point_hook_t)(enum cgt_point_id id, const void *obj);
+
+extern cgt_point_hook_t cgt_point_hook;
+extern const char *const cgt_point_names[CGT_NR_POINTS];
+
+static inline void cgt_point(enum cgt_point_id id, const void *obj)
+{
+	cgt_point_hook_t hook = __atomic_load_n(&cgt_point_hook, __ATOMIC_RELAXED);
+
+	if (unlikely(hook))
+		hook(id, obj);
+}
+
+void cgt_point_set_hook(cgt_point_hook_t hook);
+
+#endif

@@ -1,0 +1,73 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * RCU wrappers over liburcu's memb flavour.
+ *
+ * liburcu 0.13 is not instrumented, so TSan cannot see that a grace period orders every
+ * read-side section that was running before it against the callback or synchronize_rcu()
+ * that ends it. We tell it: each reader releases a token just before rcu_read_unlock(), and
+ * every callback and every return from synchronize_rcu() acquires it. The token is
+ * over-approximate (it orders later readers too) but never hides a race inside a reader.
+ */
+#include "rcu.h"
+
+#ifdef CGT_TSAN
+#include <sanitizer/tsan_interface.h>
+static char rcu_gp_token;
+#define gp_release()	__tsan_release(&rcu_gp_token)
+#define gp_acquire()	__tsan_acquire(&rcu_gp_token)
+#else
+#define gp_release()	do { } while (0)
+#define gp_acquire()	do { } while (0)
+#endif
+
+static __thread int rcu_depth;
+
+int cgt_rcu_read_depth(void)
+{
+	return rcu_depth;
+}
+
+void rcu_read_lock(void)
+{
+	urcu_memb_read_lock();
+	rcu_depth++;
+}
+
+void rcu_read_unlock(void)
+{
+	rcu_depth--;
+	gp_release();
+	urcu_memb_read_unlock();
+}
+
+void call_rcu(struct rcu_head *head, void (*func)(struct rcu_head *head))
+{
+	urcu_memb_call_rcu(head, func);
+}
+
+void rcu_callback_enter(void)
+{
+	gp_acquire();
+}
+
+void synchronize_rcu(void)
+{
+	urcu_memb_synchronize_rcu();
+	gp_acquire();
+}
+
+void rcu_barrier(void)
+{
+	urcu_memb_barrier();
+	gp_acquire();
+}
+
+void cgt_rcu_register_thread(void)
+{
+	urcu_memb_register_thread();
+}
+
+void cgt_rcu_unregister_thread(void)
+{
+	urcu_memb_unregister_thread();
+}

@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * RCU for the model: liburcu's memb flavour, its rculist/rcuhlist primitives, and the glue
+ * that makes them visible to ThreadSanitizer.
+ *
+ * Debian 12 ships liburcu 0.13, which predates its TSan support (0.15): rcu_assign_pointer is
+ * a volatile store after a fence and list_del_rcu a plain CMM_STORE_SHARED, which TSan sees as
+ * plain stores racing with the readers' loads. Redefining the three publication macros as
+ * C11 release/acquire atomics before <urcu/rculist.h> is parsed makes every rculist operation
+ * a real atomic, at no cost on x86, so the model uses the library's lists unchanged.
+ */
+#ifndef CGT_RCU_H
+#define CGT_RCU_H
+
+#include <urcu/urcu-memb.h>
+#include <urcu-pointer.h>
+#include <urcu/list.h>
+#include <urcu/hlist.h>
+
+#include "compiler.h"
+
+#undef rcu_dereference
+#define rcu_dereference(p)		__atomic_load_n(&(p), __ATOMIC_ACQUIRE)
+#undef rcu_assign_pointer
+#define rcu_assign_pointer(p, v)	__atomic_store_n(&(p), (v), __ATOMIC_RELEASE)
+#undef CMM_STORE_SHARED
+#define CMM_STORE_SHARED(x, v)		__atomic_store_n(&(x), (v), __ATOMIC_RELEASE)
+
+#include <urcu/rculist.h>
+#include <urcu/rcuhlist.h>
+
+/* RCU_INIT_POINTER: a store no reader can see yet (or a NULLing), still atomic for TSan. */
+#define RCU_INIT_POINTER(p, v)		__atomic_store_n(&(p), (v), __ATOMIC_RELAXED)
+
+void rcu_read_lock(void);
+void rcu_read_unlock(void);
+void call_rcu(struct rcu_head *head, void (*func)(struct rcu_head *head));
+/* First statement of every RCU callback: makes the grace period visible to TSan (rcu.c). */
+void rcu_callback_enter(void);
+void synchronize_rcu(void);
+void rcu_barrier(void);
+void cgt_rcu_register_thread(void);
+void cgt_rcu_unregister_thread(void);
+/* Nesting depth of this thread's read-side sections (for the RCU-nesting checks). */
+int cgt_rcu_read_depth(void);
+
+#endif

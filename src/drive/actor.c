@@ -1,0 +1,157 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Actors: every model thread is a real pthread. copy_process() asks for one through the
+ * model's hooks (spawn at dup_task_struct, start at wake_up_new_task), so a failed
+ * pthread_create is a failed fork in the model, never a crash. The pthread runs the model
+ * thread's life: operations until it exits, is killed (an exec of its group), or the run
+ * stops.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <semaphore.h>
+#include <stdlib.h>
+
+#include "run.h"
+
+struct actor {
+	pthread_t thread;
+	sem_t gate;			/* opened by wake_up_new_task, or to abandon */
+	bool abandoned;			/* copy_process failed: go without running */
+	struct task *task;
+	struct prng rng;
+};
+
+static struct cgt_run *actor_run;
+static pthread_attr_t actor_attr;
+static uint64_t actor_stream;
+
+/* The life of one model thread. */
+static void *actor_main(void *arg)
+{
+	struct actor *a = arg;
+	struct cgt_run *run = actor_run;
+	struct task *me;
+
+	sem_wait(&a->gate);
+	if (a->abandoned)
+		goto out;
+	me = a->task;
+	cgt_rcu_register_thread();
+	for (;;) {
+		if (fatal_signal_pending(me) || cgt_run_stopping(run))
+			break;
+		if (__atomic_load_n(&run->pause, __ATOMIC_ACQUIRE)) {
+			cgt_run_park(run, me);
+			continue;
+		}
+		if (cgt_do_op(run, me, cgt_pick_op(run->cfg, &a->rng), &a->rng) == CGT_OP_EXITED)
+			goto exited;
+	}
+	if (fatal_signal_pending(me))
+		stat_inc(run, killed);
+	do_exit(me);
+exited:
+	stat_add(run, live, -1);
+	put_task_struct(me);
+	cgt_rcu_unregister_thread();
+out:
+	sem_destroy(&a->gate);
+	free(a);
+	stat_add(run, actors, -1);
+	return NULL;
+}
+
+/* dup_task_struct: the child's pthread, waiting at its gate. */
+static int actor_spawn(struct task *child)
+{
+	struct actor *a = calloc(1, sizeof(*a));
+	int err;
+
+	if (!a)
+		return -ENOMEM;
+	a->task = child;
+	prng_seed(&a->rng, actor_run->cfg->seed,
+		  __atomic_add_fetch(&actor_stream, 1, __ATOMIC_RELAXED));
+	sem_init(&a->gate, 0, 0);
+	child->ctx = a;
+	stat_add(actor_run, actors, 1);
+	err = pthread_create(&a->thread, &actor_attr, actor_main, a);
+	if (err) {
+		stat_add(actor_run, actors, -1);
+		sem_destroy(&a->gate);
+		free(a);
+		child->ctx = NULL;
+		return -err;
+	}
+	return 0;
+}
+
+/* wake_up_new_task */
+static void actor_start(struct task *child)
+{
+	struct actor *a = child->ctx;
+
+	get_task_struct(child);		/* the pthread's own reference, dropped as it ends */
+	sem_post(&a->gate);
+}
+
+static void actor_abandon(struct task *child)
+{
+	struct actor *a = child->ctx;
+
+	a->abandoned = true;
+	sem_post(&a->gate);
+}
+
+const struct cgt_model_hooks cgt_actor_hooks = {
+	.spawn	 = actor_spawn,
+	.start	 = actor_start,
+	.abandon = actor_abandon,
+};
+
+int cgt_actors_init(struct cgt_run *run)
+{
+	actor_run = run;
+	actor_stream = 0;
+	pthread_attr_init(&actor_attr);
+	pthread_attr_setdetachstate(&actor_attr, PTHREAD_CREATE_DETACHED);
+	return pthread_attr_setstacksize(&actor_attr, (size_t)run->cfg->stack_kib * 1024);
+}
+
+/*
+ * fork: a live-thread slot is reserved first, so --threads is a hard cap; a failed
+ * copy_process gives it back and says why in the statistics.
+ */
+int cgt_fork_from(struct cgt_run *run, struct task *parent, bool thread)
+{
+	long live = __atomic_load_n(&run->stats.live, __ATOMIC_RELAXED);
+	struct task *child;
+	int err;
+
+	do {
+		if (live >= run->cfg->threads) {
+			stat_inc(run, fork_at_cap);
+			return -EAGAIN;
+		}
+	} while (!__atomic_compare_exchange_n(&run->stats.live, &live, live + 1, true,
+					      __ATOMIC_RELAXED, __ATOMIC_RELAXED));
+
+	err = copy_process(parent, thread ? CLONE_THREAD : 0, &child);
+	if (err) {
+		stat_add(run, live, -1);
+		if (err == -EINTR)
+			stat_inc(run, fork_eintr);
+		else
+			stat_inc(run, fork_eagain);
+		return err;
+	}
+	stat_inc(run, ops[CGT_OP_FORK]);
+	if (thread)
+		stat_inc(run, fork_thread);
+	live++;
+	for (long peak = READ_ONCE(run->stats.peak); live > peak; )
+		if (__atomic_compare_exchange_n(&run->stats.peak, &peak, live, true,
+						__ATOMIC_RELAXED, __ATOMIC_RELAXED))
+			break;
+	return 0;
+}

@@ -1,0 +1,145 @@
+// SPDX-License-Identifier: GPL-2.0
+/* What a model thread does at each turn: fork, exec, exit, migrate or observe. */
+#include <errno.h>
+
+#include "run.h"
+
+const char *const cgt_op_names[CGT_NR_OPS] = {
+#define X(id, name) [CGT_OP_##id] = name,
+	CGT_OPS(X)
+#undef X
+};
+
+enum cgt_op cgt_pick_op(const struct cgt_run_config *cfg, struct prng *rng)
+{
+	unsigned int total = 0, r;
+	int op;
+
+	for (op = 0; op < CGT_NR_OPS; op++)
+		total += cfg->mix[op];
+	r = prng_below(rng, total);
+	for (op = 0; op < CGT_NR_OPS - 1; op++) {
+		if (r < cfg->mix[op])
+			break;
+		r -= cfg->mix[op];
+	}
+	return (enum cgt_op)op;
+}
+
+/*
+ * A pid handed out lately: live, exited or exec'd away, as a user would pass one. The
+ * window is twice the live population, so about half the picks find a task.
+ */
+static int random_recent_pid(struct cgt_run *run, struct prng *rng)
+{
+	long live = READ_ONCE(run->stats.live);
+	int window = live > 8 ? 2 * (int)live : 16;
+	int last = cgt_last_pid();
+	int lo = last - window > 1 ? last - window : 1;
+
+	return lo + (int)prng_below(rng, (uint32_t)(last - lo + 1));
+}
+
+static struct cgroup *random_cgroup(struct prng *rng)
+{
+	return &cgroups[prng_below(rng, CGT_NR_HIERARCHIES)][prng_below(rng, CGT_CGROUPS_PER_ROOT + 1)];
+}
+
+/* A livelocked walk ended early; record where it started so the summary can say. */
+void cgt_run_livelock(struct cgt_run *run, const struct cgt_walk *w)
+{
+	stat_inc(run, livelocks);
+	pthread_mutex_lock(&run->livelock_lock);
+	if (!run->livelock_first[0])
+		snprintf(run->livelock_first, sizeof(run->livelock_first),
+			 "%s walk from tid %d went %ld steps without ending",
+			 cgt_iter_name(w->iter), w->start ? READ_ONCE(w->start->pid) : 0, w->steps);
+	pthread_mutex_unlock(&run->livelock_lock);
+}
+
+/* The readers: a thread-group walk, a task count, a task iteration, a /proc/pid/cgroup. */
+void cgt_observe(struct cgt_run *run, struct prng *rng)
+{
+	switch (prng_below(rng, 4)) {
+	case 0: {
+		struct cgt_walk w;
+		int ret = fill_stats_for_tgid(random_recent_pid(run, rng), run->cfg->iter, &w);
+
+		stat_inc(run, walks);
+		stat_add(run, walk_steps, w.steps);
+		if (ret == -ELOOP)
+			cgt_run_livelock(run, &w);
+		break;
+	}
+	case 1:
+		cgroup_task_count(random_cgroup(rng));
+		stat_inc(run, counts);
+		break;
+	case 2: {
+		struct css_task_iter it;
+		long n = 0;
+
+		css_task_iter_start(random_cgroup(rng), &it);
+		while (css_task_iter_next(&it))
+			n++;
+		css_task_iter_end(&it);
+		stat_inc(run, iters);
+		stat_add(run, iter_tasks, n);
+		break;
+	}
+	default: {
+		char buf[128];
+		struct task *t;
+
+		/* get_proc_task: a reference, then the read outside RCU */
+		rcu_read_lock();
+		t = find_task_by_vpid(random_recent_pid(run, rng));
+		if (t)
+			get_task_struct(t);
+		rcu_read_unlock();
+		if (t) {
+			proc_cgroup_show(t, buf, sizeof(buf));
+			put_task_struct(t);
+		}
+		stat_inc(run, shows);
+		break;
+	}
+	}
+}
+
+enum cgt_op_result cgt_do_op(struct cgt_run *run, struct task *me, enum cgt_op op,
+			     struct prng *rng)
+{
+	int ret;
+
+	switch (op) {
+	case CGT_OP_FORK:
+		cgt_fork_from(run, me, prng_below(rng, 100) < (uint32_t)run->cfg->clone_thread_pct);
+		break;
+	case CGT_OP_EXEC:
+		ret = de_thread(me);
+		if (ret == -EAGAIN)
+			stat_inc(run, exec_eagain);
+		else
+			stat_inc(run, ops[CGT_OP_EXEC]);
+		break;
+	case CGT_OP_EXIT:
+		do_exit(me);
+		stat_inc(run, ops[CGT_OP_EXIT]);
+		return CGT_OP_EXITED;
+	case CGT_OP_MIGRATE:
+		ret = cgroup_procs_write(random_cgroup(rng), random_recent_pid(run, rng));
+		if (ret == -ESRCH)
+			stat_inc(run, migrate_esrch);
+		else
+			stat_inc(run, ops[CGT_OP_MIGRATE]);
+		break;
+	case CGT_OP_OBSERVE:
+		cgt_observe(run, rng);
+		stat_inc(run, ops[CGT_OP_OBSERVE]);
+		break;
+	default:
+		break;
+	}
+	return CGT_OP_DONE;
+}

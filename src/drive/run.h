@@ -1,0 +1,120 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* The stress run: its configuration, its statistics, and the actors that drive the model. */
+#ifndef CGT_RUN_H
+#define CGT_RUN_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "../core/prng.h"
+#include "../model/model.h"
+
+#define CGT_OPS(X)				\
+	X(FORK,		"fork")			\
+	X(EXEC,		"exec")			\
+	X(EXIT,		"exit")			\
+	X(MIGRATE,	"migrate")		\
+	X(OBSERVE,	"observe")
+
+enum cgt_op {
+#define X(id, name) CGT_OP_##id,
+	CGT_OPS(X)
+#undef X
+	CGT_NR_OPS
+};
+
+extern const char *const cgt_op_names[CGT_NR_OPS];
+
+struct cgt_run_config {
+	double duration;		/* seconds */
+	uint64_t seed;
+	int threads;			/* cap on live model threads */
+	int walkers;			/* dedicated observer pthreads */
+	enum cgt_iter iter;
+	const struct cgt_lock_ops *css_lock;
+	const struct cgt_lock_ops *tasklist_lock;
+	unsigned int mix[CGT_NR_OPS];	/* weights of the operations */
+	int clone_thread_pct;		/* share of forks that are CLONE_THREAD */
+	double stats_interval;		/* seconds between stats lines; 0: none */
+	int stack_kib;			/* pthread stack of a model thread */
+	bool quiet;			/* no banner, stats or progress: summary only */
+};
+
+/* Counters a run keeps; relaxed atomics, summed as they go. */
+struct cgt_stats {
+	long ops[CGT_NR_OPS];		/* operations completed */
+	long fork_thread;		/* of the forks, CLONE_THREAD */
+	long fork_at_cap;		/* refused: --threads live already */
+	long fork_eagain;		/* pthread_create failed: a failed fork */
+	long fork_eintr;		/* parent killed mid-fork (an exec) */
+	long exec_eagain;		/* lost the race to another exec */
+	long migrate_esrch;		/* target gone */
+	long walks, walk_steps;		/* thread-group walks and threads visited */
+	long livelocks;			/* walks cut short past the walk limit */
+	long iters, iter_tasks;		/* css_task_iter runs and the tasks they met */
+	long counts, shows;		/* cgroup_task_count, proc_cgroup_show */
+	long killed;			/* threads that exited on SIGKILL (an exec) */
+	long live;			/* live model threads (pthreads) now */
+	long peak;			/* most at once */
+	long actors;			/* actor pthreads not yet finished */
+};
+
+struct cgt_run_result {
+	struct cgt_stats stats;
+	double elapsed;
+	bool invariants_ok;
+	bool leaks_ok;
+	bool quiesced;
+	bool finished;			/* every model thread gone in time */
+	char livelock_first[256];
+	char why[256];			/* first invariant problem */
+	struct cgt_violation violations;
+	bool pass;
+};
+
+/* actor.c: one pthread per model thread */
+struct cgt_run;
+int cgt_actors_init(struct cgt_run *run);
+extern const struct cgt_model_hooks cgt_actor_hooks;
+int cgt_fork_from(struct cgt_run *run, struct task *parent, bool thread);
+
+/* ops.c: what a model thread does */
+enum cgt_op_result { CGT_OP_DONE, CGT_OP_EXITED };
+enum cgt_op cgt_pick_op(const struct cgt_run_config *cfg, struct prng *rng);
+enum cgt_op_result cgt_do_op(struct cgt_run *run, struct task *me, enum cgt_op op,
+			     struct prng *rng);
+void cgt_observe(struct cgt_run *run, struct prng *rng);
+
+/* run.c */
+struct cgt_run {
+	const struct cgt_run_config *cfg;
+	struct cgt_stats stats;
+	int stop;			/* every model thread exits at its next loop top */
+	int pause;			/* every model thread parks at its next loop top */
+	int parked;
+	pthread_mutex_t park_lock;
+	pthread_cond_t park_cond;
+	pthread_mutex_t livelock_lock;
+	char livelock_first[256];
+};
+int cgt_run(const struct cgt_run_config *cfg, struct cgt_run_result *res);
+void cgt_run_park(struct cgt_run *run, struct task *me);
+void cgt_run_livelock(struct cgt_run *run, const struct cgt_walk *w);
+static inline bool cgt_run_stopping(struct cgt_run *run)
+{
+	return __atomic_load_n(&run->stop, __ATOMIC_ACQUIRE);
+}
+
+/* output.c */
+void cgt_print_stats(FILE *f, const struct cgt_stats *s, double elapsed);
+void cgt_print_progress(FILE *f, const struct cgt_stats *s, double elapsed, double duration);
+void cgt_print_summary(FILE *f, const struct cgt_run_config *cfg, const struct cgt_run_result *r);
+void cgt_stats_snapshot(const struct cgt_stats *live, struct cgt_stats *out);
+
+#define stat_inc(run, field)	__atomic_fetch_add(&(run)->stats.field, 1, __ATOMIC_RELAXED)
+#define stat_add(run, field, n)	__atomic_fetch_add(&(run)->stats.field, (n), __ATOMIC_RELAXED)
+
+double cgt_now(void);
+
+#endif

@@ -1,0 +1,57 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The one place lock variants are registered: a variant is a file and a line here. */
+#include <string.h>
+
+#include "lock.h"
+
+#define CGT_LOCK_VARIANTS(X)	\
+	X(rwlock)		\
+	X(rwsem)		\
+	X(spinlock)
+
+#define X(name) extern const struct cgt_lock_ops name##_lock_ops;
+CGT_LOCK_VARIANTS(X)
+#undef X
+
+const struct cgt_lock_ops *const cgt_lock_variants[] = {
+#define X(name) &name##_lock_ops,
+	CGT_LOCK_VARIANTS(X)
+#undef X
+};
+
+const size_t cgt_nr_lock_variants = ARRAY_SIZE(cgt_lock_variants);
+
+const struct cgt_lock_ops *cgt_lock_find(const char *name)
+{
+	for (size_t i = 0; i < cgt_nr_lock_variants; i++)
+		if (!strcmp(cgt_lock_variants[i]->name, name))
+			return cgt_lock_variants[i];
+	return NULL;
+}
+
+const char *cgt_lock_names(void)
+{
+	static char buf[256];
+
+	if (!buf[0]) {
+		for (size_t i = 0; i < cgt_nr_lock_variants; i++) {
+			if (i)
+				strcat(buf, ", ");
+			strcat(buf, cgt_lock_variants[i]->name);
+		}
+	}
+	return buf;
+}
+
+void cgt_lock_init(struct cgt_lock *lock, const struct cgt_lock_ops *ops, const char *name)
+{
+	lock->ops = ops;
+	lock->name = name;
+	ops->init(lock);
+}
+
+void cgt_lock_destroy(struct cgt_lock *lock)
+{
+	if (lock->ops->destroy)
+		lock->ops->destroy(lock);
+}

@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The wait loop of the spinning variants. The kernel's spinning locks disable preemption,
+ * so their holder always makes progress; in user space the holder can be preempted while
+ * hundreds of spinners burn whole time slices. So a spinner yields its CPU every so often,
+ * which keeps it runnable (never asleep on a wait queue): CPU time is still burnt while
+ * waiting, which is what tells the spinning variants from the sleeping ones.
+ */
+#ifndef CGT_SPIN_H
+#define CGT_SPIN_H
+
+#include <sched.h>
+
+#include "../core/compiler.h"
+
+#define CGT_SPINS_BEFORE_YIELD	128
+
+static inline void spin_wait(unsigned int *spins)
+{
+	cpu_relax();
+	if (++*spins % CGT_SPINS_BEFORE_YIELD == 0)
+		sched_yield();
+}
+
+#endif

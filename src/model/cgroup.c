@@ -1,0 +1,483 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Cgroups, css_sets and their links (kernel/cgroup.c, 3.15). Every task is in one css_set;
+ * css_sets are hashed by their cgroups in css_set_table and shared; cgrp_cset_links join
+ * css_sets and cgroups both ways. css_set_lock (the variant under test) guards the table,
+ * the links and the task lists; cgroup_mutex serialises migrations.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model.h"
+#include "cgroup_internal.h"
+
+struct cgt_lock css_set_lock;		/* css_set_rwsem in 3.15, css_set_lock before and after */
+pthread_mutex_t cgroup_mutex = PTHREAD_MUTEX_INITIALIZER;	/* cgroup_mutex */
+struct cgroup cgroups[CGT_NR_HIERARCHIES][CGT_CGROUPS_PER_ROOT + 1];
+struct css_set init_css_set;		/* init_css_set */
+static struct cgrp_cset_link init_links[CGT_NR_HIERARCHIES];
+static struct cds_lfht *css_set_table;	/* css_set_table */
+
+static const char *const root_names[CGT_NR_HIERARCHIES] = { "cpu", "memory" };
+
+/* threadgroup_lock: keep the thread list still while a migration walks and moves it. */
+void threadgroup_lock(struct task *tsk)
+{
+	cgt_write_lock(&tsk->signal->group_rwsem);
+}
+
+void threadgroup_unlock(struct task *tsk)
+{
+	cgt_write_unlock(&tsk->signal->group_rwsem);
+}
+
+/* threadgroup_change_begin: fork of a thread, exit_signals and exec hold it for reading. */
+void threadgroup_change_begin(struct task *tsk)
+{
+	cgt_read_lock(&tsk->signal->group_rwsem);
+}
+
+void threadgroup_change_end(struct task *tsk)
+{
+	cgt_read_unlock(&tsk->signal->group_rwsem);
+}
+
+/* task_css_set: under RCU or css_set_lock. */
+struct css_set *task_css_set(struct task *t)
+{
+	return rcu_dereference(t->cgroups);
+}
+
+struct cgroup *task_cgroup(struct task *t, int hierarchy)
+{
+	return task_css_set(t)->subsys[hierarchy];
+}
+
+void get_css_set(struct css_set *cset)
+{
+	atomic_inc(&cset->refcount);
+}
+
+/* css_set_hash */
+static unsigned long css_set_hash(struct cgroup *const subsys[])
+{
+	unsigned long key = 0;
+
+	for (int i = 0; i < CGT_NR_HIERARCHIES; i++)
+		key = key * 31 + (unsigned long)subsys[i]->id;
+	return key * 0x9e3779b97f4a7c15UL;
+}
+
+static int css_set_match(struct cds_lfht_node *node, const void *key)
+{
+	const struct css_set *cset = container_of(node, struct css_set, hlist);
+
+	return !memcmp(cset->subsys, key, sizeof(cset->subsys));
+}
+
+static void free_css_set_rcu(struct rcu_head *head)
+{
+	rcu_callback_enter();
+	free(container_of(head, struct css_set, rcu_head));
+	cgt_model_count(&cgt_live.csets, -1);
+}
+
+/* put_css_set: the last reference unlinks the css_set under css_set_lock and frees it after RCU. */
+void put_css_set(struct css_set *cset)
+{
+	struct cgrp_cset_link *link, *tmp;
+	int old = READ_ONCE(cset->refcount);
+
+	/* Ensure that the refcount doesn't hit zero while any readers can see it. */
+	while (old > 1)
+		if (__atomic_compare_exchange_n(&cset->refcount, &old, old - 1, true,
+						__ATOMIC_ACQ_REL, __ATOMIC_RELAXED))
+			return;
+
+	cgt_write_lock(&css_set_lock);
+	if (!atomic_dec_and_test(&cset->refcount)) {
+		cgt_write_unlock(&css_set_lock);
+		return;
+	}
+	rcu_read_lock();
+	cds_lfht_del(css_set_table, &cset->hlist);
+	rcu_read_unlock();
+	cds_list_for_each_entry_safe(link, tmp, &cset->cgrp_links, cgrp_link) {
+		cds_list_del(&link->cset_link);
+		cds_list_del(&link->cgrp_link);
+		free(link);
+		cgt_model_count(&cgt_live.links, -1);
+	}
+	cgt_write_unlock(&css_set_lock);
+	call_rcu(&cset->rcu_head, free_css_set_rcu);
+}
+
+/* link_css_set: join @cset and @cgrp; under css_set_lock held for writing. */
+static void link_css_set(struct cgrp_cset_link *link, struct css_set *cset, struct cgroup *cgrp)
+{
+	link->cset = cset;
+	link->cgrp = cgrp;
+	cds_list_add(&link->cgrp_link, &cset->cgrp_links);
+	cds_list_add_tail(&link->cset_link, &cgrp->cset_links);
+}
+
+/* find_existing_css_set: under css_set_lock. */
+static struct css_set *find_existing_css_set(struct cgroup *const template[])
+{
+	struct cds_lfht_iter iter;
+	struct cds_lfht_node *node;
+
+	rcu_read_lock();
+	cds_lfht_lookup(css_set_table, css_set_hash(template), css_set_match, template, &iter);
+	node = cds_lfht_iter_get_node(&iter);
+	rcu_read_unlock();
+	return node ? container_of(node, struct css_set, hlist) : NULL;
+}
+
+/*
+ * find_css_set: the css_set that is @old_cset with @cgrp in @cgrp's hierarchy, with a
+ * reference; made (with its links) if there is none. Callers hold cgroup_mutex, so two
+ * cannot make the same css_set.
+ */
+static struct css_set *find_css_set(struct css_set *old_cset, struct cgroup *cgrp)
+{
+	struct cgroup *template[CGT_NR_HIERARCHIES];
+	struct cgrp_cset_link *links[CGT_NR_HIERARCHIES];
+	struct css_set *cset;
+	int i;
+
+	memcpy(template, old_cset->subsys, sizeof(template));
+	template[cgrp->hierarchy] = cgrp;
+
+	cgt_read_lock(&css_set_lock);
+	cset = find_existing_css_set(template);
+	if (cset)
+		get_css_set(cset);
+	cgt_read_unlock(&css_set_lock);
+	if (cset)
+		return cset;
+
+	cset = calloc(1, sizeof(*cset));
+	if (!cset)
+		return NULL;
+	for (i = 0; i < CGT_NR_HIERARCHIES; i++) {	/* allocate_cgrp_cset_links */
+		links[i] = calloc(1, sizeof(*links[i]));
+		if (!links[i]) {
+			while (i--)
+				free(links[i]);
+			free(cset);
+			return NULL;
+		}
+	}
+	cgt_model_count(&cgt_live.csets, 1);
+	cgt_model_count(&cgt_live.links, CGT_NR_HIERARCHIES);
+	cset->refcount = 1;
+	CDS_INIT_LIST_HEAD(&cset->tasks);
+	CDS_INIT_LIST_HEAD(&cset->cgrp_links);
+	memcpy(cset->subsys, template, sizeof(template));
+	cds_lfht_node_init(&cset->hlist);
+
+	cgt_write_lock(&css_set_lock);
+	for (i = 0; i < CGT_NR_HIERARCHIES; i++)
+		link_css_set(links[i], cset, template[i]);
+	rcu_read_lock();
+	cds_lfht_add(css_set_table, css_set_hash(template), &cset->hlist);
+	rcu_read_unlock();
+	cgt_write_unlock(&css_set_lock);
+	return cset;
+}
+
+/* cgroup_fork (3.15): the child points at init_css_set until cgroup_post_fork links it. */
+void cgroup_fork(struct task *child)
+{
+	RCU_INIT_POINTER(child->cgroups, &init_css_set);
+	CDS_INIT_LIST_HEAD(&child->cg_list);
+}
+
+/*
+ * cgroup_post_fork (3.15): the child joins its parent's css_set, read under css_set_lock
+ * so that a migration of the parent either precedes it (the child follows) or waits. A
+ * migration that already linked the child (it found the new process by its pid) wins.
+ */
+void cgroup_post_fork(struct task *child, struct task *parent)
+{
+	struct css_set *cset;
+
+	cgt_write_lock(&css_set_lock);
+	cset = task_css_set(parent);
+	if (cds_list_empty(&child->cg_list)) {
+		get_css_set(cset);
+		rcu_assign_pointer(child->cgroups, cset);
+		cds_list_add(&child->cg_list, &cset->tasks);
+	}
+	cgt_write_unlock(&css_set_lock);
+}
+
+/* cgroup_exit (3.15): leave the css_set; the task points at init_css_set, unreferenced. */
+void cgroup_exit(struct task *tsk)
+{
+	struct css_set *cset;
+	bool linked;
+
+	cgt_write_lock(&css_set_lock);
+	linked = !cds_list_empty(&tsk->cg_list);
+	if (linked)
+		cds_list_del_init(&tsk->cg_list);
+	cgt_write_unlock(&css_set_lock);
+
+	cset = task_css_set(tsk);
+	RCU_INIT_POINTER(tsk->cgroups, &init_css_set);
+	if (linked)
+		put_css_set(cset);
+}
+
+/* cgroup_task_migrate: under css_set_lock held for writing; returns the old css_set. */
+static struct css_set *cgroup_task_migrate(struct task *tsk, struct css_set *new_cset)
+{
+	struct css_set *old_cset = task_css_set(tsk);
+
+	rcu_assign_pointer(tsk->cgroups, new_cset);
+	cds_list_move(&tsk->cg_list, &new_cset->tasks);
+	return old_cset;
+}
+
+struct attach_set {
+	struct task *task;
+	struct css_set *cset;	/* new css_set, then the old one to put */
+};
+
+/*
+ * cgroup_attach_task (3.14): move @leader's whole group (or only @leader) to @cgrp. The
+ * caller holds cgroup_mutex and, for a group, threadgroup_lock(@leader).
+ */
+int cgroup_attach_task(struct cgroup *cgrp, struct task *leader, bool threadgroup)
+{
+	const enum cgt_iter iter = cgt_model_cfg()->iter;
+	struct attach_set *set = NULL;
+	size_t n = 0, cap = 0, i;
+	struct task *t;
+	struct cgt_walk w;
+	int ret = 0;
+
+	/* Take a snapshot of the group; PF_EXITING threads are left to cgroup_exit. */
+	rcu_read_lock();
+	cgt_walk_for_each(&w, leader, iter, t) {
+		if (!(READ_ONCE(t->flags) & PF_EXITING)) {
+			if (n == cap) {
+				struct attach_set *bigger;
+
+				cap = cap ? 2 * cap : 16;
+				bigger = realloc(set, cap * sizeof(*set));
+				if (!bigger) {
+					ret = -ENOMEM;
+					break;
+				}
+				set = bigger;
+			}
+			get_task_struct(t);
+			set[n++].task = t;
+		}
+		if (!threadgroup)
+			break;
+	}
+	rcu_read_unlock();
+	cgt_point(CGT_PT_ATTACH_SNAPSHOT, leader);
+
+	for (i = 0; i < n && !ret; i++) {
+		set[i].cset = find_css_set(task_css_set(set[i].task), cgrp);
+		if (!set[i].cset)
+			ret = -ENOMEM;
+	}
+	if (ret) {
+		while (i--)
+			if (set[i].cset)
+				put_css_set(set[i].cset);
+		goto out;
+	}
+
+	cgt_write_lock(&css_set_lock);
+	for (i = 0; i < n; i++) {
+		/* leave a task alone if cgroup_post_fork() hasn't linked it yet (3.15) */
+		if (cds_list_empty(&set[i].task->cg_list))
+			continue;
+		set[i].cset = cgroup_task_migrate(set[i].task, set[i].cset);
+		cgt_point(CGT_PT_ATTACH_MOVE, set[i].task);
+	}
+	cgt_write_unlock(&css_set_lock);
+	for (i = 0; i < n; i++)
+		put_css_set(set[i].cset);
+out:
+	for (i = 0; i < n; i++)
+		put_task_struct(set[i].task);
+	free(set);
+	return ret;
+}
+
+/*
+ * cgroup_procs_write / attach_task_by_pid: move the process with @pid to @cgrp. An exec by
+ * another thread can strip the task we found of its leadership; then look again.
+ */
+int cgroup_procs_write(struct cgroup *cgrp, int pid)
+{
+	struct task *tsk;
+	int ret;
+
+	pthread_mutex_lock(&cgroup_mutex);
+retry:
+	rcu_read_lock();
+	tsk = find_task_by_vpid(pid);
+	if (!tsk) {
+		rcu_read_unlock();
+		ret = -ESRCH;
+		goto out;
+	}
+	tsk = READ_ONCE(tsk->group_leader);
+	get_task_struct(tsk);
+	rcu_read_unlock();
+
+	threadgroup_lock(tsk);
+	if (!thread_group_leader(tsk)) {
+		threadgroup_unlock(tsk);
+		put_task_struct(tsk);
+		goto retry;
+	}
+	ret = cgroup_attach_task(cgrp, tsk, true);
+	/* The harness's own check, while the group is still held: did the whole group move? */
+	if (!ret)
+		cgt_check_group_in(tsk, cgrp);
+	threadgroup_unlock(tsk);
+	put_task_struct(tsk);
+out:
+	pthread_mutex_unlock(&cgroup_mutex);
+	return ret;
+}
+
+/* cgroup_task_count (3.14): the sum of the refcounts of the cgroup's css_sets. */
+int cgroup_task_count(const struct cgroup *cgrp)
+{
+	struct cgrp_cset_link *link;
+	int count = 0;
+
+	cgt_read_lock(&css_set_lock);
+	cds_list_for_each_entry(link, &cgrp->cset_links, cset_link)
+		count += READ_ONCE(link->cset->refcount);
+	cgt_read_unlock(&css_set_lock);
+	return count;
+}
+
+/* css_task_iter_start: css_set_lock is held for reading until css_task_iter_end. */
+void css_task_iter_start(const struct cgroup *cgrp, struct css_task_iter *it)
+{
+	cgt_read_lock(&css_set_lock);
+	it->cgrp = cgrp;
+	it->cset_pos = cgrp->cset_links.next;
+	it->task_pos = NULL;
+}
+
+/* css_task_iter_next: the next task, moving on to the next css_set when one runs out. */
+struct task *css_task_iter_next(struct css_task_iter *it)
+{
+	struct cgrp_cset_link *link;
+
+	while (it->cset_pos != &it->cgrp->cset_links) {
+		link = container_of(it->cset_pos, struct cgrp_cset_link, cset_link);
+		it->task_pos = it->task_pos ? it->task_pos->next : link->cset->tasks.next;
+		if (it->task_pos != &link->cset->tasks) {
+			cgt_point(CGT_PT_ITER_STEP, it);
+			return container_of(it->task_pos, struct task, cg_list);
+		}
+		it->task_pos = NULL;
+		it->cset_pos = it->cset_pos->next;
+	}
+	return NULL;
+}
+
+void css_task_iter_end(struct css_task_iter *it)
+{
+	(void)it;
+	cgt_read_unlock(&css_set_lock);
+}
+
+/* proc_cgroup_show: "/proc/<pid>/cgroup", one line per hierarchy. */
+int proc_cgroup_show(struct task *t, char *buf, size_t len)
+{
+	struct css_set *cset;
+	size_t off = 0;
+
+	cgt_read_lock(&css_set_lock);
+	rcu_read_lock();
+	cset = task_css_set(t);
+	for (int i = 0; i < CGT_NR_HIERARCHIES && off < len; i++) {
+		int n = snprintf(buf + off, len - off, "%d:%s\n", i + 1, cset->subsys[i]->name);
+
+		if (n < 0)
+			break;
+		off += (size_t)n;
+	}
+	rcu_read_unlock();
+	cgt_read_unlock(&css_set_lock);
+	return (int)off;
+}
+
+void cgt_for_each_css_set(void (*fn)(struct css_set *cset, void *arg), void *arg)
+{
+	struct cds_lfht_iter iter;
+	struct cds_lfht_node *node;
+
+	/* cds_lfht_for_each, not _entry: that one forms container_of(NULL) at the end */
+	rcu_read_lock();
+	cds_lfht_for_each(css_set_table, &iter, node)
+		fn(container_of(node, struct css_set, hlist), arg);
+	rcu_read_unlock();
+}
+
+/* cgroup_init: the roots and their children, and init_css_set in every root. */
+int cgroup_init(void)
+{
+	int h, c, id = 0;
+
+	cgt_lock_init(&css_set_lock, cgt_model_cfg()->css_set_lock_ops, "css_set_lock");
+	css_set_table = cds_lfht_new_flavor(64, 64, 0, CDS_LFHT_AUTO_RESIZE, &urcu_memb_flavor, NULL);
+	if (!css_set_table)
+		return -1;
+	for (h = 0; h < CGT_NR_HIERARCHIES; h++) {
+		for (c = 0; c <= CGT_CGROUPS_PER_ROOT; c++) {
+			struct cgroup *cg = &cgroups[h][c];
+
+			cg->id = ++id;
+			cg->hierarchy = h;
+			cg->parent = c ? &cgroups[h][0] : NULL;
+			CDS_INIT_LIST_HEAD(&cg->cset_links);
+			if (c)
+				snprintf(cg->name, sizeof(cg->name), "%s:/g%d", root_names[h], c);
+			else
+				snprintf(cg->name, sizeof(cg->name), "%s:/", root_names[h]);
+		}
+	}
+	memset(&init_css_set, 0, sizeof(init_css_set));
+	init_css_set.refcount = 1;	/* init_task's */
+	CDS_INIT_LIST_HEAD(&init_css_set.tasks);
+	CDS_INIT_LIST_HEAD(&init_css_set.cgrp_links);
+	cds_lfht_node_init(&init_css_set.hlist);
+	for (h = 0; h < CGT_NR_HIERARCHIES; h++) {
+		init_css_set.subsys[h] = &cgroups[h][0];
+		link_css_set(&init_links[h], &init_css_set, &cgroups[h][0]);
+	}
+	rcu_read_lock();
+	cds_lfht_add(css_set_table, css_set_hash(init_css_set.subsys), &init_css_set.hlist);
+	rcu_read_unlock();
+	return 0;
+}
+
+/* Tear the table down once every task has gone; only init_css_set may be left. */
+void cgroup_exit_all(void)
+{
+	rcu_read_lock();
+	cds_lfht_del(css_set_table, &init_css_set.hlist);
+	rcu_read_unlock();
+	cds_lfht_destroy(css_set_table, NULL);
+	css_set_table = NULL;
+	cgt_lock_destroy(&css_set_lock);
+}

@@ -1,0 +1,101 @@
+// SPDX-License-Identifier: GPL-2.0
+/* de_thread (fs/exec.c): an exec kills the rest of the group and takes over its leader. */
+#include <errno.h>
+
+#include "model.h"
+
+/* zap_other_threads: SIGKILL to every other hashed thread; returns how many. */
+static int zap_other_threads(struct task *tsk)
+{
+	struct task *t;
+	int count = 0;
+
+	cds_list_for_each_entry(t, &tsk->signal->thread_head, thread_node) {
+		if (t == tsk)
+			continue;
+		count++;
+		WRITE_ONCE(t->sigkill, 1);
+	}
+	return count;
+}
+
+/*
+ * de_thread: called by the exec-er @tsk. Returns 0 once @tsk is alone in its group (and its
+ * leader), or -EAGAIN if another exec or group exit got there first: then @tsk has SIGKILL
+ * pending and must exit.
+ */
+int de_thread(struct task *tsk)
+{
+	struct signal_struct *sig = tsk->signal;
+
+	cgt_write_lock(&tasklist_lock);
+	if (thread_group_empty(tsk)) {
+		cgt_write_unlock(&tasklist_lock);
+		return 0;
+	}
+	/* Kill all other threads in the thread group (the kernel does this under siglock). */
+	pthread_mutex_lock(&sig->siglock);
+	if (signal_group_exit(sig)) {
+		pthread_mutex_unlock(&sig->siglock);
+		cgt_write_unlock(&tasklist_lock);
+		return -EAGAIN;
+	}
+	sig->group_exit_task = tsk;
+	sig->notify_count = zap_other_threads(tsk);
+	if (!thread_group_leader(tsk))
+		sig->notify_count--;	/* the leader turns zombie, it is not released */
+	cgt_write_unlock(&tasklist_lock);
+	cgt_point(CGT_PT_EXEC_ZAP, tsk);
+
+	while (sig->notify_count) {
+		cgt_point(CGT_PT_EXEC_WAIT, tsk);
+		pthread_cond_wait(&sig->group_exit_wait, &sig->siglock);
+	}
+	pthread_mutex_unlock(&sig->siglock);
+
+	/*
+	 * At this point all other threads have exited, all we have to do is to wait for the
+	 * thread group leader to become inactive, and to assume its identity.
+	 */
+	if (!thread_group_leader(tsk)) {
+		struct task *leader = tsk->group_leader;
+
+		pthread_mutex_lock(&sig->siglock);
+		sig->notify_count = -1;		/* for exit_notify() */
+		pthread_mutex_unlock(&sig->siglock);
+		for (;;) {
+			threadgroup_change_begin(tsk);
+			cgt_write_lock(&tasklist_lock);
+			if (leader->exit_state)
+				break;
+			/* set_current_state before unlocking: exit_notify wakes under siglock */
+			pthread_mutex_lock(&sig->siglock);
+			cgt_write_unlock(&tasklist_lock);
+			threadgroup_change_end(tsk);
+			cgt_point(CGT_PT_EXEC_WAIT, tsk);
+			pthread_cond_wait(&sig->group_exit_wait, &sig->siglock);
+			pthread_mutex_unlock(&sig->siglock);
+		}
+
+		/* Become a process group leader with the old leader's pid. */
+		WRITE_ONCE(tsk->pid, leader->pid);
+		change_pid(tsk, PIDTYPE_PID, leader->pids[PIDTYPE_PID].pid);
+		transfer_pid(leader, tsk, PIDTYPE_PGID);
+		transfer_pid(leader, tsk, PIDTYPE_SID);
+		cds_list_replace_rcu(&leader->tasks, &tsk->tasks);
+		WRITE_ONCE(tsk->group_leader, tsk);
+		WRITE_ONCE(leader->group_leader, tsk);
+		WRITE_ONCE(leader->exit_state, EXIT_DEAD);
+		cgt_write_unlock(&tasklist_lock);
+		threadgroup_change_end(tsk);
+		cgt_point(CGT_PT_EXEC_SWITCH, tsk);
+
+		release_task(leader);
+	}
+
+	pthread_mutex_lock(&sig->siglock);
+	sig->group_exit_task = NULL;
+	sig->notify_count = 0;
+	pthread_mutex_unlock(&sig->siglock);
+	return 0;
+}

@@ -1,0 +1,111 @@
+// SPDX-License-Identifier: GPL-2.0
+/* do_exit, exit_notify, release_task (kernel/exit.c). */
+#include "model.h"
+
+/* delayed_put_task_struct: the task's memory goes back a grace period after release. */
+static void delayed_put_task_struct(struct rcu_head *rhp)
+{
+	rcu_callback_enter();
+	put_task_struct(container_of(rhp, struct task, rcu));
+}
+
+/* mt-exec: de_thread() waits for the group leader to turn zombie (notify_count < 0). */
+static void wake_group_exit_task(struct signal_struct *sig)
+{
+	pthread_mutex_lock(&sig->siglock);
+	if (sig->notify_count < 0)
+		pthread_cond_broadcast(&sig->group_exit_wait);
+	pthread_mutex_unlock(&sig->siglock);
+}
+
+/* __unhash_process: the walkers lose sight of @p; list_del_rcu keeps its ->next. */
+static void __unhash_process(struct task *p, bool group_dead)
+{
+	detach_pid(p, PIDTYPE_PID);
+	if (group_dead) {
+		detach_pid(p, PIDTYPE_PGID);
+		detach_pid(p, PIDTYPE_SID);
+		cds_list_del_rcu(&p->tasks);
+	}
+	cds_list_del_rcu(&p->thread_group);
+	cds_list_del_rcu(&p->thread_node);
+}
+
+/* __exit_signal: under tasklist_lock for writing and siglock. */
+static void __exit_signal(struct task *tsk)
+{
+	struct signal_struct *sig = tsk->signal;
+	bool group_dead = thread_group_leader(tsk);
+
+	sig->nr_threads--;
+	if (!group_dead && sig->notify_count > 0 && !--sig->notify_count)
+		pthread_cond_broadcast(&sig->group_exit_wait);
+	__unhash_process(tsk, group_dead);
+}
+
+/* release_task: unhash, and reap a zombie leader whose last thread this was. */
+void release_task(struct task *p)
+{
+	struct task *leader;
+	bool zap_leader;
+
+repeat:
+	cgt_write_lock(&tasklist_lock);
+	pthread_mutex_lock(&p->signal->siglock);
+	__exit_signal(p);
+	pthread_mutex_unlock(&p->signal->siglock);
+	/*
+	 * If we are the last non-leader member of the thread group, and the leader is zombie,
+	 * then the leader goes too (its parent, here implicit, reaps it at once).
+	 */
+	zap_leader = false;
+	leader = p->group_leader;
+	if (leader != p && thread_group_empty(leader) && leader->exit_state == EXIT_ZOMBIE) {
+		WRITE_ONCE(leader->exit_state, EXIT_DEAD);
+		zap_leader = true;
+	}
+	cgt_write_unlock(&tasklist_lock);
+	cgt_point(CGT_PT_RELEASE, p);
+	call_rcu(&p->rcu, delayed_put_task_struct);
+
+	p = leader;
+	if (zap_leader)
+		goto repeat;
+}
+
+/* exit_notify: a leader with live threads stays a zombie; anything else is reaped now. */
+static void exit_notify(struct task *tsk)
+{
+	bool autoreap;
+
+	cgt_write_lock(&tasklist_lock);
+	/* delay_group_leader() */
+	autoreap = !(thread_group_leader(tsk) && !thread_group_empty(tsk));
+	WRITE_ONCE(tsk->exit_state, autoreap ? EXIT_DEAD : EXIT_ZOMBIE);
+	if (thread_group_leader(tsk))
+		wake_group_exit_task(tsk->signal);
+	cgt_write_unlock(&tasklist_lock);
+	cgt_point(CGT_PT_EXIT_NOTIFY, tsk);
+
+	if (autoreap)
+		release_task(tsk);
+}
+
+/* exit_signals: PF_EXITING is set under the threadgroup lock, which migration relies on. */
+static void exit_signals(struct task *tsk)
+{
+	threadgroup_change_begin(tsk);
+	__atomic_fetch_or(&tsk->flags, PF_EXITING, __ATOMIC_RELAXED);
+	threadgroup_change_end(tsk);
+}
+
+/* do_exit: the thread @tsk exits; after this the caller must not touch @tsk. */
+void do_exit(struct task *tsk)
+{
+	exit_signals(tsk);
+	atomic_dec(&tsk->signal->live);
+	cgt_point(CGT_PT_EXIT_SIGNALS, tsk);
+	cgroup_exit(tsk);
+	cgt_point(CGT_PT_EXIT_CGROUP, tsk);
+	exit_notify(tsk);
+}

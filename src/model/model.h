@@ -1,0 +1,275 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The kernel model: thread groups, pids and cgroups as Linux 3.14/3.15 links them, in user
+ * space. Structures and fields keep their kernel names; each says what it mirrors.
+ *
+ * Operations take the acting task explicitly (the kernel's `current`), so a test can drive
+ * the model from one thread and the stress driver from a pthread per model thread. The model
+ * knows nothing of pthreads: copy_process() asks the driver, through struct cgt_model_hooks,
+ * to make an execution context for the child and to start it.
+ */
+#ifndef CGT_MODEL_H
+#define CGT_MODEL_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <urcu/rculfhash.h>
+
+#include "../core/rcu.h"
+#include "../locks/lock.h"
+
+#define CGT_NR_HIERARCHIES	2	/* cgroupfs roots, e.g. "cpu" and "memory" */
+#define CGT_CGROUPS_PER_ROOT	4	/* children of each root */
+#define CGT_PID_HASH_BITS	12
+
+enum pid_type {			/* enum pid_type */
+	PIDTYPE_PID,
+	PIDTYPE_PGID,
+	PIDTYPE_SID,
+	PIDTYPE_MAX
+};
+
+struct pid {			/* struct pid (kernel/pid.c) */
+	int nr;				/* upid.nr */
+	int count;			/* pid->count: attached tasks + get_pid() */
+	struct cds_hlist_head tasks[PIDTYPE_MAX];
+	struct cds_hlist_node pid_chain;	/* on pid_hash[] */
+	struct rcu_head rcu;		/* delayed_put_pid */
+};
+
+struct pid_link {		/* struct pid_link */
+	struct cds_hlist_node node;
+	struct pid *pid;
+};
+
+enum task_exit_state {		/* task->exit_state */
+	TASK_ALIVE = 0,
+	EXIT_ZOMBIE = 16,
+	EXIT_DEAD = 32,
+};
+
+#define PF_EXITING	0x4	/* task->flags: getting shut down (exit_signals) */
+
+struct signal_struct;
+struct css_set;
+
+struct task {			/* struct task_struct */
+	int pid;			/* task->pid: the thread id; exec may change it */
+	int flags;			/* PF_* */
+	int exit_state;			/* EXIT_ZOMBIE, EXIT_DEAD */
+	int usage;			/* get_task_struct/put_task_struct */
+	int sigkill;			/* SIGKILL pending (fatal_signal_pending) */
+	struct task *group_leader;	/* task->group_leader */
+	struct signal_struct *signal;	/* task->signal */
+	struct cds_list_head tasks;	/* init_task.tasks: leaders only */
+	struct cds_list_head thread_group;	/* the old headless ring (next_thread) */
+	struct cds_list_head thread_node;	/* on signal->thread_head (for_each_thread) */
+	struct pid_link pids[PIDTYPE_MAX];	/* task->pids[] */
+	struct css_set *cgroups;	/* task->cgroups: RCU-published */
+	struct cds_list_head cg_list;	/* on cgroups->tasks, under css_set_lock */
+	struct rcu_head rcu;		/* delayed_put_task_struct */
+	void *ctx;			/* the driver's execution context for this task */
+};
+
+#define SIGNAL_GROUP_EXIT	0x4	/* signal->flags: a group exit (or exec) is under way */
+
+struct signal_struct {		/* struct signal_struct (with sighand's siglock) */
+	int sigcnt;			/* tasks referring to it; freed with the last */
+	int live;			/* threads not yet past exit_signals */
+	int nr_threads;			/* hashed threads, under tasklist_lock */
+	int flags;			/* SIGNAL_GROUP_EXIT */
+	int notify_count;		/* de_thread: threads still to go, or -1 */
+	struct task *group_exit_task;	/* the exec-er that de_thread wakes */
+	struct cds_list_head thread_head;	/* head of thread_node (3.14) */
+	struct cgt_lock group_rwsem;	/* threadgroup_lock (cgroup migration) */
+	pthread_mutex_t siglock;	/* sighand->siglock */
+	pthread_cond_t group_exit_wait;	/* wake_up_process(sig->group_exit_task) */
+};
+
+struct cgroup {			/* struct cgroup */
+	int id;
+	int hierarchy;			/* which cgroupfs root */
+	char name[24];			/* "cpu:/g2" */
+	struct cgroup *parent;
+	struct cds_list_head cset_links;	/* cgrp_cset_link.cset_link */
+};
+
+struct css_set {		/* struct css_set */
+	int refcount;			/* tasks pointing at it + transient references */
+	struct cds_lfht_node hlist;	/* on css_set_table */
+	struct cds_list_head tasks;	/* task->cg_list */
+	struct cds_list_head cgrp_links;	/* cgrp_cset_link.cgrp_link */
+	struct cgroup *subsys[CGT_NR_HIERARCHIES];	/* one cgroup per hierarchy */
+	struct rcu_head rcu_head;	/* kfree_rcu */
+};
+
+struct cgrp_cset_link {		/* struct cgrp_cset_link */
+	struct cgroup *cgrp;
+	struct css_set *cset;
+	struct cds_list_head cset_link;	/* on cgrp->cset_links */
+	struct cds_list_head cgrp_link;	/* on cset->cgrp_links */
+};
+
+enum cgt_iter {			/* which thread-group walk */
+	CGT_ITER_WHILE_EACH,		/* do { } while_each_thread(g, t) */
+	CGT_ITER_FOR_EACH,		/* for_each_thread(p, t) */
+};
+
+struct cgt_model_hooks {
+	/* dup_task_struct: make an execution context for the child (0 or -errno) */
+	int (*spawn)(struct task *child);
+	/* wake_up_new_task: let the child run */
+	void (*start)(struct task *child);
+	/* copy_process failed after spawn: the context must go without running the task */
+	void (*abandon)(struct task *child);
+};
+
+/* What the model must know of a run. */
+struct cgt_model_config {
+	const struct cgt_lock_ops *css_set_lock_ops;
+	const struct cgt_lock_ops *tasklist_lock_ops;
+	const struct cgt_model_hooks *hooks;
+	enum cgt_iter iter;		/* the walk used by the model's own walkers */
+	long walk_limit;		/* a walk longer than this is reported as a livelock */
+};
+
+/* Live objects of each kind, for the leak check. */
+struct cgt_model_counts {
+	long tasks, signals, pids, csets, links;
+};
+
+/* The model's globals, named as in the kernel. */
+extern struct task init_task;
+extern struct css_set init_css_set;
+extern struct cgt_lock tasklist_lock;
+extern struct cgt_lock css_set_lock;
+extern pthread_mutex_t cgroup_mutex;
+extern struct cgroup cgroups[CGT_NR_HIERARCHIES][CGT_CGROUPS_PER_ROOT + 1];
+
+/* model.c */
+int cgt_model_init(const struct cgt_model_config *cfg);
+void cgt_model_exit(void);
+const struct cgt_model_config *cgt_model_cfg(void);
+void cgt_model_counts(struct cgt_model_counts *out);
+void cgt_model_count(long *counter, long delta);
+extern struct cgt_model_counts cgt_live;
+
+/* task.c */
+void get_task_struct(struct task *t);
+void put_task_struct(struct task *t);
+static inline bool thread_group_leader(struct task *p)
+{
+	return READ_ONCE(p->group_leader) == p;
+}
+static inline bool fatal_signal_pending(struct task *p)
+{
+	return READ_ONCE(p->sigkill) != 0;
+}
+static inline bool pid_alive(struct task *p)
+{
+	return READ_ONCE(p->pids[PIDTYPE_PID].pid) != NULL;
+}
+static inline int task_tgid_nr(struct task *p)
+{
+	return READ_ONCE(READ_ONCE(p->group_leader)->pid);
+}
+bool thread_group_empty(struct task *p);
+/* signal_group_exit: a group exit or an exec is tearing the group down; under siglock. */
+static inline bool signal_group_exit(const struct signal_struct *sig)
+{
+	return (sig->flags & SIGNAL_GROUP_EXIT) || sig->group_exit_task;
+}
+
+/* pid.c */
+struct pid *alloc_pid(void);
+void put_pid(struct pid *pid);
+void free_pid(struct pid *pid);
+struct pid *find_vpid(int nr);
+struct task *pid_task(struct pid *pid, enum pid_type type);
+struct task *find_task_by_vpid(int nr);
+void attach_pid(struct task *task, enum pid_type type, struct pid *pid);
+void detach_pid(struct task *task, enum pid_type type);
+void change_pid(struct task *task, enum pid_type type, struct pid *pid);
+void transfer_pid(struct task *old, struct task *new, enum pid_type type);
+int cgt_last_pid(void);
+
+/* fork.c */
+#define CLONE_THREAD	0x00010000
+int copy_process(struct task *parent, unsigned long clone_flags, struct task **child);
+
+/* exit.c */
+void do_exit(struct task *tsk);
+void release_task(struct task *p);
+
+/* exec.c */
+int de_thread(struct task *tsk);
+
+/* cgroup.c */
+void cgroup_fork(struct task *child);
+void cgroup_post_fork(struct task *child, struct task *parent);
+void cgroup_exit(struct task *tsk);
+struct css_set *task_css_set(struct task *t);
+void get_css_set(struct css_set *cset);
+void put_css_set(struct css_set *cset);
+int cgroup_attach_task(struct cgroup *cgrp, struct task *leader, bool threadgroup);
+int cgroup_procs_write(struct cgroup *cgrp, int pid);
+int cgroup_task_count(const struct cgroup *cgrp);
+int proc_cgroup_show(struct task *t, char *buf, size_t len);
+struct cgroup *task_cgroup(struct task *t, int hierarchy);
+void threadgroup_lock(struct task *tsk);
+void threadgroup_unlock(struct task *tsk);
+void threadgroup_change_begin(struct task *tsk);
+void threadgroup_change_end(struct task *tsk);
+
+/* css_task_iter: the tasks of a cgroup, under css_set_lock held for reading. */
+struct css_task_iter {
+	const struct cgroup *cgrp;
+	struct cds_list_head *cset_pos;	/* position among cgrp->cset_links */
+	struct cds_list_head *task_pos;	/* position in the current cset's tasks */
+};
+void css_task_iter_start(const struct cgroup *cgrp, struct css_task_iter *it);
+struct task *css_task_iter_next(struct css_task_iter *it);
+void css_task_iter_end(struct css_task_iter *it);
+
+/* walk.c: the two thread-group walks, one step at a time, under rcu_read_lock. */
+struct cgt_walk {
+	enum cgt_iter iter;
+	struct task *start;		/* g in while_each_thread(g, t), p in for_each_thread(p, t) */
+	struct task *cur;
+	long steps;			/* threads visited */
+	long live;			/* of which not yet exiting */
+	bool overran;			/* gave up past cfg->walk_limit: a livelock */
+};
+
+/* next_thread: p->thread_group.next, the old headless ring. */
+static inline struct task *next_thread(const struct task *p)
+{
+	return container_of(rcu_dereference(p->thread_group.next), struct task, thread_group);
+}
+
+struct task *cgt_walk_first(struct cgt_walk *w, struct task *start, enum cgt_iter iter);
+struct task *cgt_walk_next(struct cgt_walk *w);
+
+/* Visit every thread of @start's group with walk @iter; `break` and `continue` work. */
+#define cgt_walk_for_each(w, start, iter, t)					\
+	for ((t) = cgt_walk_first((w), (start), (iter)); (t); (t) = cgt_walk_next(w))
+
+int fill_stats_for_tgid(int tgid, enum cgt_iter iter, struct cgt_walk *w);
+const char *cgt_iter_name(enum cgt_iter iter);
+int cgt_iter_parse(const char *name, enum cgt_iter *iter);
+
+/* invariants.c */
+struct cgt_violation {
+	long count;
+	char first[256];
+};
+void cgt_violation(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void cgt_violations(struct cgt_violation *out);
+void cgt_violations_reset(void);
+int cgt_check_invariants(char *why, size_t len);
+int cgt_check_leaks(char *why, size_t len);
+int cgt_check_group_in(struct task *leader, const struct cgroup *cgrp);
+
+#endif

@@ -1,0 +1,146 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * struct pid and the pid hash (kernel/pid.c). Lookups run under RCU alone, as find_vpid()
+ * does; changes to a pid's task lists happen under tasklist_lock held for writing, and the
+ * hash itself changes under pidmap_lock. Numbers are never reused, so a stale number simply
+ * finds nothing.
+ */
+#include <stdlib.h>
+
+#include "model.h"
+
+#define PID_HASH_SIZE	(1u << CGT_PID_HASH_BITS)
+
+static struct cds_hlist_head pid_hash[PID_HASH_SIZE];	/* pid_hash */
+static pthread_mutex_t pidmap_lock = PTHREAD_MUTEX_INITIALIZER;	/* pidmap_lock */
+static int last_pid;					/* pid_namespace.last_pid */
+
+static unsigned int pid_hashfn(int nr)
+{
+	return ((unsigned int)nr * 2654435761u) >> (32 - CGT_PID_HASH_BITS);
+}
+
+int cgt_last_pid(void)
+{
+	return READ_ONCE(last_pid);
+}
+
+/* alloc_pid: a fresh number, hashed at once, as the kernel does before the task is linked. */
+struct pid *alloc_pid(void)
+{
+	struct pid *pid = calloc(1, sizeof(*pid));
+
+	if (!pid)
+		return NULL;
+	pid->count = 1;
+	pid->nr = __atomic_add_fetch(&last_pid, 1, __ATOMIC_RELAXED);
+	pthread_mutex_lock(&pidmap_lock);
+	cds_hlist_add_head_rcu(&pid->pid_chain, &pid_hash[pid_hashfn(pid->nr)]);
+	pthread_mutex_unlock(&pidmap_lock);
+	cgt_model_count(&cgt_live.pids, 1);
+	return pid;
+}
+
+/* put_pid */
+void put_pid(struct pid *pid)
+{
+	if (pid && atomic_dec_and_test(&pid->count)) {
+		free(pid);
+		cgt_model_count(&cgt_live.pids, -1);
+	}
+}
+
+/* delayed_put_pid */
+static void delayed_put_pid(struct rcu_head *rhp)
+{
+	rcu_callback_enter();
+	put_pid(container_of(rhp, struct pid, rcu));
+}
+
+/* free_pid: unhash now, drop the allocation reference after a grace period. */
+void free_pid(struct pid *pid)
+{
+	pthread_mutex_lock(&pidmap_lock);
+	cds_hlist_del_rcu(&pid->pid_chain);
+	pthread_mutex_unlock(&pidmap_lock);
+	call_rcu(&pid->rcu, delayed_put_pid);
+}
+
+/* find_vpid: under rcu_read_lock. */
+struct pid *find_vpid(int nr)
+{
+	struct pid *pid;
+
+	/* the _2 form: the older one forms container_of(NULL), which UBSan rightly flags */
+	cds_hlist_for_each_entry_rcu_2(pid, &pid_hash[pid_hashfn(nr)], pid_chain)
+		if (pid->nr == nr)
+			return pid;
+	return NULL;
+}
+
+/* pid_task: the first task on one of the pid's lists, under rcu_read_lock. */
+struct task *pid_task(struct pid *pid, enum pid_type type)
+{
+	struct cds_hlist_node *first;
+
+	if (!pid)
+		return NULL;
+	first = rcu_dereference(pid->tasks[type].next);
+	return first ? container_of(first, struct task, pids[type].node) : NULL;
+}
+
+/* find_task_by_vpid: under rcu_read_lock. */
+struct task *find_task_by_vpid(int nr)
+{
+	return pid_task(find_vpid(nr), PIDTYPE_PID);
+}
+
+/* attach_pid: under tasklist_lock held for writing. */
+void attach_pid(struct task *task, enum pid_type type, struct pid *pid)
+{
+	struct pid_link *link = &task->pids[type];
+
+	WRITE_ONCE(link->pid, pid);
+	cds_hlist_add_head_rcu(&link->node, &pid->tasks[type]);
+}
+
+/* __change_pid: detach, attach the new pid if any, free the old one once no list holds it. */
+static void __change_pid(struct task *task, enum pid_type type, struct pid *new)
+{
+	struct pid_link *link = &task->pids[type];
+	struct pid *pid = link->pid;
+	int tmp;
+
+	cds_hlist_del_rcu(&link->node);
+	WRITE_ONCE(link->pid, new);
+	for (tmp = PIDTYPE_MAX; --tmp >= 0; )
+		if (pid->tasks[tmp].next)
+			return;
+	free_pid(pid);
+}
+
+/* detach_pid: under tasklist_lock held for writing. */
+void detach_pid(struct task *task, enum pid_type type)
+{
+	__change_pid(task, type, NULL);
+}
+
+/* change_pid: de_thread gives the exec-er the leader's pid; both are on its list a while. */
+void change_pid(struct task *task, enum pid_type type, struct pid *pid)
+{
+	__change_pid(task, type, pid);
+	attach_pid(task, type, pid);
+}
+
+/*
+ * transfer_pid: @new takes @old's place on the list. The kernel uses hlist_replace_rcu; the
+ * model adds @new before removing @old, which readers see as the same two-step.
+ */
+void transfer_pid(struct task *old, struct task *new, enum pid_type type)
+{
+	struct pid *pid = old->pids[type].pid;
+
+	attach_pid(new, type, pid);
+	cds_hlist_del_rcu(&old->pids[type].node);
+	WRITE_ONCE(old->pids[type].pid, NULL);
+}
