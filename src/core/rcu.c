@@ -4,8 +4,9 @@
  *
  * liburcu 0.13 is not instrumented, so TSan cannot see that a grace period orders every
  * read-side section that was running before it against the callback or synchronize_rcu()
- * that ends it. We tell it: each reader releases a token just before rcu_read_unlock(), and
- * every callback and every return from synchronize_rcu() acquires it. The token is
+ * that ends it. We tell it: each reader releases a token just before rcu_read_unlock(), so
+ * does each call_rcu() (the updater's own accesses precede the callback), and every callback
+ * and every return from synchronize_rcu() acquires it. The token is
  * over-approximate (it orders later readers too) but never hides a race inside a reader.
  */
 #include "rcu.h"
@@ -42,6 +43,7 @@ void rcu_read_unlock(void)
 
 void call_rcu(struct rcu_head *head, void (*func)(struct rcu_head *head))
 {
+	gp_release();
 	urcu_memb_call_rcu(head, func);
 }
 

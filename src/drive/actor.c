@@ -57,7 +57,8 @@ exited:
 out:
 	sem_destroy(&a->gate);
 	free(a);
-	stat_add(run, actors, -1);
+	/* release: the driver frees the run once this count reaches zero */
+	__atomic_fetch_sub(&run->stats.actors, 1, __ATOMIC_RELEASE);
 	return NULL;
 }
 

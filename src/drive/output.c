@@ -65,8 +65,9 @@ void cgt_print_summary(FILE *f, const struct cgt_run_config *cfg, const struct c
 	fprintf(f, "invariants at the end: %s%s%s\n",
 		r->quiesced && r->invariants_ok ? "ok" : "BROKEN",
 		r->why[0] ? ": " : "", r->why);
-	fprintf(f, "leaks after exit and grace periods: %s\n",
-		!r->finished ? "not checked (threads did not exit)" : r->leaks_ok ? "none" : "LEAKED");
+	fprintf(f, "leaks after exit and grace periods: %s%s\n",
+		!r->finished ? "not checked (threads did not exit)" : r->leaks_ok ? "none" : "LEAKED: ",
+		r->leak_why);
 
 	fprintf(f, "SUMMARY iter=%s css-lock=%s threads=%d seed=%llu ops=%ld ops_per_s=%.0f "
 		"peak=%ld livelocks=%ld violations=%ld invariants=%s verdict=%s\n",

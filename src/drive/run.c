@@ -147,7 +147,7 @@ static bool run_drain(struct cgt_run *run)
 
 	__atomic_store_n(&run->stop, 1, __ATOMIC_RELEASE);
 	run_resume(run);
-	while (READ_ONCE(run->stats.actors) > 0) {
+	while (__atomic_load_n(&run->stats.actors, __ATOMIC_ACQUIRE) > 0) {
 		if (cgt_now() > deadline)
 			return false;
 		sleep_tick();
@@ -222,11 +222,8 @@ int cgt_run(const struct cgt_run_config *cfg, struct cgt_run_result *res)
 	cgt_stats_snapshot(&run->stats, &res->stats);
 	memcpy(res->livelock_first, run->livelock_first, sizeof(res->livelock_first));
 	cgt_violations(&res->violations);
-	if (res->finished) {
-		res->leaks_ok = !cgt_check_leaks(res->why[0] ? res->why + strlen(res->why) : res->why,
-						 sizeof(res->why) - strlen(res->why));
-		cgt_model_exit();
-	}
+	if (res->finished)
+		res->leaks_ok = !cgt_model_exit(res->leak_why, sizeof(res->leak_why));
 	res->pass = res->quiesced && res->invariants_ok && res->finished && res->leaks_ok &&
 		    !res->stats.livelocks && !res->violations.count;
 	cgt_rcu_unregister_thread();

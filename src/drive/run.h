@@ -69,6 +69,7 @@ struct cgt_run_result {
 	bool finished;			/* every model thread gone in time */
 	char livelock_first[256];
 	char why[256];			/* first invariant problem */
+	char leak_why[256];		/* what leaked */
 	struct cgt_violation violations;
 	bool pass;
 };

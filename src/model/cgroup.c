@@ -457,7 +457,11 @@ int cgroup_init(void)
 		}
 	}
 	memset(&init_css_set, 0, sizeof(init_css_set));
-	init_css_set.refcount = 1;	/* init_task's */
+	/*
+	 * The static object's own reference, never dropped: pid 1 may migrate away, yet
+	 * init_css_set must not be freed (in the kernel, kernel threads keep it busy).
+	 */
+	init_css_set.refcount = 1;
 	CDS_INIT_LIST_HEAD(&init_css_set.tasks);
 	CDS_INIT_LIST_HEAD(&init_css_set.cgrp_links);
 	cds_lfht_node_init(&init_css_set.hlist);

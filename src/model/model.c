@@ -83,28 +83,35 @@ int cgt_model_init(const struct cgt_model_config *cfg)
 	cgt_write_unlock(&tasklist_lock);
 
 	cgt_write_lock(&css_set_lock);
+	get_css_set(&init_css_set);
 	RCU_INIT_POINTER(init_task.cgroups, &init_css_set);
 	cds_list_add(&init_task.cg_list, &init_css_set.tasks);
 	cgt_write_unlock(&css_set_lock);
 	return 0;
 }
 
-/* Undo cgt_model_init() once every other task is gone and rcu_barrier() has run. */
-void cgt_model_exit(void)
+/*
+ * Undo cgt_model_init() once every other task is gone: init lets go of its pid and css_set,
+ * grace periods pass, and then nothing but the static objects may remain. Returns the leak
+ * check's verdict (0: nothing leaked).
+ */
+int cgt_model_exit(char *why, size_t len)
 {
+	int ret;
+
 	cgt_write_lock(&tasklist_lock);
 	cds_list_del_rcu(&init_task.thread_node);
 	detach_pid(&init_task, PIDTYPE_SID);
 	detach_pid(&init_task, PIDTYPE_PGID);
 	detach_pid(&init_task, PIDTYPE_PID);
 	cgt_write_unlock(&tasklist_lock);
-	cgt_write_lock(&css_set_lock);
-	cds_list_del_init(&init_task.cg_list);
-	cgt_write_unlock(&css_set_lock);
+	cgroup_exit(&init_task);
 	rcu_barrier();
+	ret = cgt_check_leaks(why, len);
 	cgroup_exit_all();
 	cgt_lock_destroy(&init_signals.group_rwsem);
 	pthread_mutex_destroy(&init_signals.siglock);
 	pthread_cond_destroy(&init_signals.group_exit_wait);
 	cgt_lock_destroy(&tasklist_lock);
+	return ret;
 }

@@ -150,7 +150,7 @@ extern struct cgroup cgroups[CGT_NR_HIERARCHIES][CGT_CGROUPS_PER_ROOT + 1];
 
 /* model.c */
 int cgt_model_init(const struct cgt_model_config *cfg);
-void cgt_model_exit(void);
+int cgt_model_exit(char *why, size_t len);
 const struct cgt_model_config *cgt_model_cfg(void);
 void cgt_model_counts(struct cgt_model_counts *out);
 void cgt_model_count(long *counter, long delta);
