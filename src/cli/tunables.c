@@ -41,7 +41,7 @@ static const struct tunable tunables[] = {
 	  CFG(css_lock), 0, 0 },
 	{ "tasklist-lock", T_LOCK, "rwlock", "NAME", "tasklist_lock variant",
 	  CFG(tasklist_lock), 0, 0 },
-	{ "mix", T_MIX, "fork=30,exec=5,exit=25,migrate=10,observe=30", "OP=W,...",
+	{ "mix", T_MIX, "fork=35,exec=2,exit=20,migrate=10,observe=33", "OP=W,...",
 	  "weights of fork, exec, exit, migrate and observe", CFG(mix), 0, 0 },
 	{ "clone-thread", T_INT, "70", "PCT", "share of forks that make a thread (CLONE_THREAD)",
 	  CFG(clone_thread_pct), 0, 100 },
@@ -63,32 +63,29 @@ static int usage_error(const char *name, const char *fmt, const char *arg, const
 	return CGT_EXIT_USAGE;
 }
 
+/* Seconds with an optional unit; t->min < 0 means 0 is allowed (it switches the thing off). */
 static int parse_seconds(const struct tunable *t, const char *arg, double *out)
 {
-	char *end;
-	double v, scale = 1;
-	char range[64];
+	static const struct { const char *suffix; double scale; } units[] = {
+		{ "", 1 }, { "s", 1 }, { "ms", 1e-3 }, { "m", 60 }, { "h", 3600 },
+	};
+	bool zero_ok = t->min < 0;
+	char range[64], *end;
+	size_t u;
+	double v;
 
 	errno = 0;
 	v = strtod(arg, &end);
 	if (end == arg || errno)
 		return usage_error(t->name, "'%s' is not a number of seconds", arg, NULL);
-	if (!strcmp(end, "ms"))
-		scale = 1e-3;
-	else if (!strcmp(end, "m"))
-		scale = 60;
-	else if (!strcmp(end, "h"))
-		scale = 3600;
-	else if (*end && strcmp(end, "s"))
+	for (u = 0; u < ARRAY_SIZE(units) && strcmp(end, units[u].suffix); u++)
+		;
+	if (u == ARRAY_SIZE(units))
 		return usage_error(t->name, "'%s' has an unknown unit", arg, "ms, s, m, h");
-	v *= scale;
-	snprintf(range, sizeof(range), "more than %ld s and at most %ld s",
-		 t->min < 0 ? -1 : t->min, t->max);
-	if (!isfinite(v) || v > (double)t->max || (t->min >= 0 ? v <= 0 : v < 0)) {
-		if (t->min < 0)
-			snprintf(range, sizeof(range), "0 to %ld s", t->max);
-		else
-			snprintf(range, sizeof(range), "more than 0 and at most %ld s", t->max);
+	v *= units[u].scale;
+	if (!isfinite(v) || v > (double)t->max || v < 0 || (!zero_ok && v == 0)) {
+		snprintf(range, sizeof(range), "%s and at most %ld s",
+			 zero_ok ? "0 (off)" : "more than 0", t->max);
 		return usage_error(t->name, "'%s' is out of range", arg, range);
 	}
 	*out = v;

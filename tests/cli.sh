@@ -1,0 +1,74 @@
+#!/bin/sh
+# Command-line checks: bad input gets one line on stderr and exit status 2; help and a
+# short run behave. Usage: tests/cli.sh path/to/cgtorture
+set -u
+bin=${1:?usage: tests/cli.sh path/to/cgtorture}
+fails=0
+out=$(mktemp) err=$(mktemp)
+trap 'rm -f "$out" "$err"' EXIT
+
+# expect STATUS ARGS...: the exit status, and for status 2 exactly one line on stderr
+expect() {
+	want=$1
+	shift
+	"$bin" "$@" >"$out" 2>"$err"
+	got=$?
+	lines=$(wc -l <"$err")
+	if [ "$got" != "$want" ] || { [ "$want" = 2 ] && [ "$lines" != 1 ]; }; then
+		echo "FAIL: cgtorture $* -> status $got (want $want), $lines stderr line(s):"
+		sed 's/^/    /' "$err"
+		fails=$((fails + 1))
+	else
+		echo "ok:   cgtorture $* -> $got${lines:+  }$(head -c 100 "$err")"
+	fi
+}
+
+expect 2 --bogus
+expect 2 run --bogus
+expect 2 frobnicate
+expect 2 run --threads abc
+expect 2 run --threads 0
+expect 2 run --threads 1000000
+expect 2 run --duration 0
+expect 2 run --duration -3
+expect 2 run --duration 99999999
+expect 2 run --duration 5parsecs
+expect 2 run --duration
+expect 2 run --seed -1
+expect 2 run --seed 12x
+expect 2 run --css-lock nosuchlock
+expect 2 run --tasklist-lock nosuchlock
+expect 2 run --iter sideways
+expect 2 run --mix fork=1,teleport=3
+expect 2 run --mix fork=0,exec=0,exit=0,migrate=0,observe=0
+expect 2 run --mix fork
+expect 2 run extra-argument
+expect 0 --help
+expect 0 run --help
+
+# The error names the valid choices.
+"$bin" run --css-lock nosuchlock 2>"$err"
+grep -q 'rwlock, rwsem, spinlock' "$err" || { echo "FAIL: lock error does not list the variants"; fails=$((fails + 1)); }
+
+# A short run passes, echoes every parameter and ends with the verdict line.
+expect 0 run --duration 1 --threads 64 --seed 7
+for p in duration=1s seed=7 threads=64 walkers= iter=for_each css-lock= tasklist-lock= mix= \
+	 clone-thread= stats-interval= stack=; do
+	grep -q "$p" "$out" || { echo "FAIL: banner lacks $p"; fails=$((fails + 1)); }
+done
+grep -q '^End of test: PASS' "$out" || { echo "FAIL: no PASS verdict"; fails=$((fails + 1)); }
+grep -q '^SUMMARY .*verdict=PASS' "$out" || { echo "FAIL: no SUMMARY line"; fails=$((fails + 1)); }
+
+# It never outlives its duration by more than a few seconds.
+start=$(date +%s)
+"$bin" run --duration 2 --threads 2000 --quiet >/dev/null 2>&1
+took=$(( $(date +%s) - start ))
+if [ "$took" -gt 10 ]; then
+	echo "FAIL: a 2 s run took ${took} s"
+	fails=$((fails + 1))
+else
+	echo "ok:   a 2 s run with 2000 threads took ${took} s"
+fi
+
+[ "$fails" = 0 ] && echo "cli: all passed" || echo "cli: $fails failure(s)"
+[ "$fails" = 0 ]

@@ -1,0 +1,40 @@
+#!/bin/sh
+# Every correct variant (for_each x every css_set lock) runs briefly and must PASS: in the
+# plain build, and in the TSan build with not one ThreadSanitizer report.
+# Usage: tests/variants.sh path/to/plain/cgtorture path/to/tsan/cgtorture
+set -u
+plain=${1:?usage: tests/variants.sh PLAIN_BIN TSAN_BIN}
+tsan=${2:?usage: tests/variants.sh PLAIN_BIN TSAN_BIN}
+here=$(cd "$(dirname "$0")/.." && pwd)
+: "${TSAN_OPTIONS:=suppressions=$here/tsan-suppressions halt_on_error=0 exitcode=66}"
+export TSAN_OPTIONS
+secs=${CGT_VARIANT_SECONDS:-3}
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+fails=0
+
+locks=$("$plain" --help | sed -n 's/.*variants: //p' | head -1 | tr -d ,)
+[ -n "$locks" ] || { echo "variants: could not list the lock variants"; exit 1; }
+
+check() {
+	build=$1
+	shift
+	"$@" >"$log" 2>&1
+	rc=$?
+	reports=$(grep -c 'WARNING: ThreadSanitizer' "$log")
+	verdict=$(sed -n 's/.*verdict=\([A-Z]*\).*/\1/p' "$log")
+	if [ "$rc" = 0 ] && [ "$reports" = 0 ] && [ "$verdict" = PASS ]; then
+		echo "ok:   $build $(grep '^SUMMARY' "$log")"
+	else
+		echo "FAIL: $build $* -> status $rc, $reports TSan report(s), verdict ${verdict:-none}"
+		grep -m 30 -E 'WARNING|SUMMARY|#[0-9] |BROKEN|LEAK|livelock' "$log" | sed 's/^/    /'
+		fails=$((fails + 1))
+	fi
+}
+
+for lock in $locks; do
+	check plain "$plain" run --duration "$secs" --iter for_each --css-lock "$lock" --quiet
+	check tsan "$tsan" run --duration "$secs" --iter for_each --css-lock "$lock" --threads 300 --quiet
+done
+[ "$fails" = 0 ] && echo "variants: all passed" || echo "variants: $fails failure(s)"
+[ "$fails" = 0 ]
