@@ -13,7 +13,7 @@ CFLAGS_asan  := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer \
 
 CFLAGS  ?=
 CFLAGS  += -std=gnu11 -Wall -Wextra -pthread -MMD -MP
-LDLIBS  := -lurcu-memb -lurcu-cds -lurcu-common -lm -lpthread
+LDLIBS  := -ljansson -lurcu-memb -lurcu-cds -lurcu-common -lm -lpthread
 
 LIB_SRCS   := $(filter-out src/cli/main.c,$(wildcard src/*/*.c))
 TEST_SRCS  := $(wildcard tests/test_*.c)

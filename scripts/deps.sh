@@ -11,6 +11,7 @@ clang:/usr/bin/clang
 libclang-rt-14-dev:/usr/lib/llvm-14/lib/clang/14.0.6/lib/linux/libclang_rt.tsan-x86_64.a
 liburcu-dev:/usr/include/x86_64-linux-gnu/urcu/urcu-memb.h
 libcriterion-dev:/usr/include/criterion/criterion.h
+libjansson-dev:/usr/include/jansson.h
 pkg-config:/usr/bin/pkg-config
 "
 

@@ -1,11 +1,42 @@
 // SPDX-License-Identifier: GPL-2.0
 /* cgtorture: the command line. */
+#include <signal.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "tunables.h"
 
+static const char usage[] =
+	"usage: cgtorture [run] [OPTION...]   stress the model (the default command)\n"
+	"       cgtorture bugs                 the catalogue of known bugs\n"
+	"       cgtorture locks                the lock variants\n"
+	"       cgtorture help                 every option\n";
+
+static void on_signal(int sig)
+{
+	cgt_run_interrupt(sig);
+}
+
+static char *render(void (*fn)(FILE *, const struct cgt_run_config *),
+		    const struct cgt_run_config *cfg)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
+
+	if (!m)
+		return NULL;
+	fn(m, cfg);
+	fclose(m);
+	if (buf && len && buf[len - 1] == '\n')
+		buf[len - 1] = '\0';
+	return buf;
+}
+
 static int cmd_run(int argc, char **argv)
 {
+	struct sigaction sa = { .sa_handler = on_signal };
 	struct cgt_run_config cfg;
 	struct cgt_run_result res;
 	int ret;
@@ -14,30 +45,66 @@ static int cmd_run(int argc, char **argv)
 	ret = cgt_tunables_parse(argc, argv, &cfg);
 	if (ret)
 		return ret < 0 ? CGT_EXIT_PASS : ret;
+	/* reader-pref-rwlock is a lock, not a code path: it replaces tasklist_lock's variant */
+	if (cfg.bugs & (1UL << CGT_BUG_READER_PREF_RWLOCK))
+		cfg.tasklist_lock = cgt_lock_find("rwlock-rpref");
+	ret = cgt_report_check_dir(cfg.out);
+	if (ret) {
+		fprintf(stderr, "cgtorture: --out: cannot write in '%s': %s\n", cfg.out,
+			strerror(-ret));
+		return CGT_EXIT_USAGE;
+	}
+	cfg.banner = render(cgt_tunables_banner, &cfg);
+	cfg.command = render(cgt_tunables_command, &cfg);
 	if (!cfg.quiet) {
-		cgt_tunables_banner(stdout, &cfg);
+		puts(cfg.banner);
 		fflush(stdout);
 	}
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
 	if (cgt_run(&cfg, &res)) {
 		fprintf(stderr, "cgtorture: the model could not start\n");
 		return CGT_EXIT_FAIL;
 	}
-	cgt_print_summary(stdout, &cfg, &res);
-	return res.pass ? CGT_EXIT_PASS : CGT_EXIT_FAIL;
+	ret = cgt_run_finish(&cfg, &res);
+	if (!res.finished) {
+		/* model threads are stuck for good: leave without running exit handlers */
+		fflush(NULL);
+		_exit(ret);
+	}
+	free((char *)cfg.banner);
+	free((char *)cfg.command);
+	return ret;
 }
 
 int main(int argc, char **argv)
 {
+	const char *cmd = argc > 1 ? argv[1] : "run";
+
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	if (argc > 1 && (!strcmp(argv[1], "help") || !strcmp(argv[1], "--help") ||
-			 !strcmp(argv[1], "-h"))) {
+	if (!strcmp(cmd, "help") || !strcmp(cmd, "--help") || !strcmp(cmd, "-h")) {
+		fputs(usage, stdout);
+		putchar('\n');
 		cgt_tunables_help(stdout);
 		return CGT_EXIT_PASS;
 	}
-	if (argc > 1 && !strcmp(argv[1], "run"))
+	if (!strcmp(cmd, "bugs") || !strcmp(cmd, "locks")) {
+		if (argc > 2) {
+			fprintf(stderr, "cgtorture: %s takes no arguments\n", cmd);
+			return CGT_EXIT_USAGE;
+		}
+		if (!strcmp(cmd, "bugs"))
+			cgt_bugs_print(stdout);
+		else
+			cgt_locks_print(stdout);
+		return CGT_EXIT_PASS;
+	}
+	if (!strcmp(cmd, "run"))
 		return cmd_run(argc - 1, argv + 1);
-	if (argc > 1 && argv[1][0] != '-') {
-		fprintf(stderr, "cgtorture: unknown command '%s' (valid: run, help)\n", argv[1]);
+	if (cmd[0] != '-') {
+		fprintf(stderr, "cgtorture: unknown command '%s' (valid: run, bugs, locks, help)\n",
+			cmd);
 		return CGT_EXIT_USAGE;
 	}
 	return cmd_run(argc, argv);

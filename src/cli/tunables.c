@@ -12,7 +12,8 @@
 
 #include "tunables.h"
 
-enum tunable_kind { T_SECONDS, T_SEED, T_INT, T_ITER, T_LOCK, T_MIX, T_FLAG };
+enum tunable_kind { T_SECONDS, T_SEED, T_INT, T_ITER, T_LOCK, T_MIX, T_FLAG, T_BUG, T_EXPECT,
+		    T_PATH };
 
 struct tunable {
 	const char *name;
@@ -51,6 +52,24 @@ static const struct tunable tunables[] = {
 	  CFG(stack_kib), 32, 8192 },
 	{ "quiet", T_FLAG, NULL, NULL, "print the summary only",
 	  CFG(quiet), 0, 0 },
+	{ "stall", T_SECONDS, "2", "SECONDS", "a walk older, or a thread blocked longer, is reported",
+	  CFG(stall), 0, 3600 },
+	{ "starve", T_SECONDS, "1", "SECONDS", "a writer passed over by readers this long is starved",
+	  CFG(starve), 0, 3600 },
+	{ "check-interval", T_SECONDS, "2", "SECONDS",
+	  "hold the model still and check its invariants this often (0: at the end only)",
+	  CFG(check_interval), -1, 3600 },
+	{ "perturb", T_INT, "0", "PERMILLE", "delay or yield at this share of marked points",
+	  CFG(perturb), 0, 1000 },
+	{ "bug", T_BUG, NULL, "NAME", "put a catalogued bug back (repeatable; see: cgtorture bugs)",
+	  CFG(bugs), 0, 0 },
+	{ "stop-on-fail", T_FLAG, NULL, NULL, "end the run at the first failure",
+	  CFG(stop_on_fail), 0, 0 },
+	{ "expect", T_EXPECT, NULL, "pass|fail",
+	  "a check: exit 0 if the outcome is this, 3 if an expected failure was not found",
+	  CFG(expect), 0, 0 },
+	{ "out", T_PATH, "results", "DIR", "where a failure's report folder goes",
+	  CFG(out), 0, 0 },
 };
 
 static int usage_error(const char *name, const char *fmt, const char *arg, const char *valid)
@@ -182,6 +201,32 @@ static int tunable_set(const struct tunable *t, const char *arg, struct cgt_run_
 	case T_FLAG:
 		*(bool *)dst = true;
 		return 0;
+	case T_BUG: {
+		enum cgt_bug bug;
+		char valid[512] = "";
+
+		if (!cgt_bug_parse(arg, &bug)) {
+			*(unsigned long *)dst |= 1UL << bug;
+			return 0;
+		}
+		for (int i = 0; i < CGT_NR_BUGS; i++)
+			snprintf(valid + strlen(valid), sizeof(valid) - strlen(valid), "%s%s",
+				 i ? ", " : "", cgt_bug_names[i]);
+		return usage_error(t->name, "unknown bug '%s'", arg, valid);
+	}
+	case T_EXPECT:
+		if (!strcmp(arg, "pass"))
+			*(int *)dst = CGT_EXPECT_PASS;
+		else if (!strcmp(arg, "fail"))
+			*(int *)dst = CGT_EXPECT_FAIL;
+		else
+			return usage_error(t->name, "'%s' is neither outcome", arg, "pass, fail");
+		return 0;
+	case T_PATH:
+		if (!arg[0])
+			return usage_error(t->name, "'%s' is empty", arg, NULL);
+		*(const char **)dst = arg;
+		return 0;
 	}
 	return CGT_EXIT_USAGE;
 }
@@ -261,39 +306,91 @@ void cgt_tunables_help(FILE *f)
 	fprintf(f, "  %-26s this text\n", "--help");
 }
 
+/* One tunable's value as the command line would spell it; false if it has none to show. */
+static bool tunable_value(FILE *f, const struct tunable *t, const struct cgt_run_config *cfg)
+{
+	const void *src = (const char *)cfg + t->offset;
+
+	switch (t->kind) {
+	case T_SECONDS:
+		fprintf(f, "%gs", *(const double *)src);
+		return true;
+	case T_SEED:
+		fprintf(f, "%llu", (unsigned long long)*(const uint64_t *)src);
+		return true;
+	case T_INT:
+		fprintf(f, "%d", *(const int *)src);
+		return true;
+	case T_ITER:
+		fputs(cgt_iter_name(*(const enum cgt_iter *)src), f);
+		return true;
+	case T_LOCK:
+		fputs((*(const struct cgt_lock_ops *const *)src)->name, f);
+		return true;
+	case T_MIX:
+		for (int op = 0; op < CGT_NR_OPS; op++)
+			fprintf(f, "%s%s=%u", op ? "," : "", cgt_op_names[op],
+				((const unsigned int *)src)[op]);
+		return true;
+	case T_FLAG:
+		fputs(*(const bool *)src ? "yes" : "no", f);
+		return true;
+	case T_BUG: {
+		unsigned long bugs = *(const unsigned long *)src;
+		int n = 0;
+
+		for (int b = 0; b < CGT_NR_BUGS; b++)
+			if (bugs & (1UL << b))
+				fprintf(f, "%s%s", n++ ? "," : "", cgt_bug_names[b]);
+		if (!n)
+			fputs("none", f);
+		return true;
+	}
+	case T_EXPECT: {
+		int e = *(const int *)src;
+
+		fputs(e == CGT_EXPECT_PASS ? "pass" : e == CGT_EXPECT_FAIL ? "fail" : "nothing", f);
+		return true;
+	}
+	case T_PATH:
+		fputs(*(const char *const *)src, f);
+		return true;
+	}
+	return false;
+}
+
 void cgt_tunables_banner(FILE *f, const struct cgt_run_config *cfg)
 {
 	fputs("cgtorture run:", f);
 	for (size_t i = 0; i < ARRAY_SIZE(tunables); i++) {
+		fprintf(f, " %s=", tunables[i].name);
+		tunable_value(f, &tunables[i], cfg);
+	}
+	fprintf(f, "\n  css-lock %s: %s\n", cfg->css_lock->name, cfg->css_lock->desc);
+}
+
+/* The command that runs this configuration again (every value spelled out). */
+void cgt_tunables_command(FILE *f, const struct cgt_run_config *cfg)
+{
+	fputs("cgtorture run", f);
+	for (size_t i = 0; i < ARRAY_SIZE(tunables); i++) {
 		const struct tunable *t = &tunables[i];
 		const void *src = (const char *)cfg + t->offset;
 
-		fprintf(f, " %s=", t->name);
-		switch (t->kind) {
-		case T_SECONDS:
-			fprintf(f, "%gs", *(const double *)src);
-			break;
-		case T_SEED:
-			fprintf(f, "%llu", (unsigned long long)*(const uint64_t *)src);
-			break;
-		case T_INT:
-			fprintf(f, "%d", *(const int *)src);
-			break;
-		case T_ITER:
-			fputs(cgt_iter_name(*(const enum cgt_iter *)src), f);
-			break;
-		case T_LOCK:
-			fputs((*(const struct cgt_lock_ops *const *)src)->name, f);
-			break;
-		case T_MIX:
-			for (int op = 0; op < CGT_NR_OPS; op++)
-				fprintf(f, "%s%s=%u", op ? "," : "", cgt_op_names[op],
-					((const unsigned int *)src)[op]);
-			break;
-		case T_FLAG:
-			fputs(*(const bool *)src ? "yes" : "no", f);
-			break;
+		if (t->kind == T_FLAG) {
+			if (*(const bool *)src)
+				fprintf(f, " --%s", t->name);
+			continue;
 		}
+		if (t->kind == T_BUG) {
+			for (int b = 0; b < CGT_NR_BUGS; b++)
+				if (*(const unsigned long *)src & (1UL << b))
+					fprintf(f, " --bug %s", cgt_bug_names[b]);
+			continue;
+		}
+		if (t->kind == T_EXPECT && !*(const int *)src)
+			continue;
+		fprintf(f, " --%s ", t->name);
+		tunable_value(f, t, cfg);
 	}
-	fprintf(f, "\n  css-lock %s: %s\n", cfg->css_lock->name, cfg->css_lock->desc);
 }

@@ -16,5 +16,6 @@ void cgt_tunables_defaults(struct cgt_run_config *cfg);
 int cgt_tunables_parse(int argc, char **argv, struct cgt_run_config *cfg);
 void cgt_tunables_help(FILE *f);
 void cgt_tunables_banner(FILE *f, const struct cgt_run_config *cfg);
+void cgt_tunables_command(FILE *f, const struct cgt_run_config *cfg);
 
 #endif

@@ -28,7 +28,11 @@
 	X(EXEC_SWITCH,		"de_thread: took the leader's pid")	\
 	X(ATTACH_SNAPSHOT,	"cgroup_attach_task: group collected")	\
 	X(ATTACH_MOVE,		"cgroup_attach_task: thread moved")	\
-	X(ITER_STEP,		"css_task_iter_next")
+	X(ITER_STEP,		"css_task_iter_next")			\
+	X(READDIR_STEP,		"proc_task_readdir: between two threads") \
+	X(PGRP_STEP,		"do_each_pid_task: next process")	\
+	X(GP_WAIT,		"synchronize_rcu: waiting")		\
+	X(LOOP,			"between two operations")
 
 enum cgt_point_id {
 #define X(id, desc) CGT_PT_##id,

@@ -10,6 +10,8 @@
  * over-approximate (it orders later readers too) but never hides a race inside a reader.
  */
 #include "rcu.h"
+#include "point.h"
+#include "thread.h"
 
 #ifdef CGT_TSAN
 #include <sanitizer/tsan_interface.h>
@@ -28,15 +30,21 @@ int cgt_rcu_read_depth(void)
 	return rcu_depth;
 }
 
+/* The nesting is mirrored in the thread's state: the hang watchdog's picture of RCU readers. */
 void rcu_read_lock(void)
 {
 	urcu_memb_read_lock();
-	rcu_depth++;
+	if (!rcu_depth++ && cgt_self)
+		WRITE_ONCE(cgt_self->rcu_since_ns, cgt_clock_ns());
+	if (cgt_self)
+		WRITE_ONCE(cgt_self->rcu_depth, rcu_depth);
 }
 
 void rcu_read_unlock(void)
 {
 	rcu_depth--;
+	if (cgt_self)
+		WRITE_ONCE(cgt_self->rcu_depth, rcu_depth);
 	gp_release();
 	urcu_memb_read_unlock();
 }
@@ -52,9 +60,14 @@ void rcu_callback_enter(void)
 	gp_acquire();
 }
 
+static const char rcu_gp_waitable = 0;	/* what a synchronize_rcu() caller waits for */
+
 void synchronize_rcu(void)
 {
+	cgt_point(CGT_PT_GP_WAIT, &rcu_gp_waitable);
+	cgt_wait_begin(&rcu_gp_waitable, "rcu grace period", CGT_WAIT_GP);
 	urcu_memb_synchronize_rcu();
+	cgt_wait_end();
 	gp_acquire();
 }
 

@@ -19,6 +19,7 @@ struct actor {
 	bool abandoned;			/* copy_process failed: go without running */
 	struct task *task;
 	struct prng rng;
+	struct cgt_thread state;	/* what the detectors see of it */
 };
 
 static struct cgt_run *actor_run;
@@ -37,11 +38,15 @@ static void *actor_main(void *arg)
 		goto out;
 	me = a->task;
 	cgt_rcu_register_thread();
+	cgt_thread_register(&a->state, CGT_ROLE_ACTOR, READ_ONCE(me->pid));
 	for (;;) {
+		cgt_point(CGT_PT_LOOP, NULL);
 		if (fatal_signal_pending(me) || cgt_run_stopping(run))
 			break;
 		if (__atomic_load_n(&run->pause, __ATOMIC_ACQUIRE)) {
-			cgt_run_park(run, me);
+			/* an exec's SIGKILL that came before the pause must still take effect */
+			if (!fatal_signal_pending(me))
+				cgt_run_park(run, me);
 			continue;
 		}
 		if (cgt_do_op(run, me, cgt_pick_op(run->cfg, &a->rng), &a->rng) == CGT_OP_EXITED)
@@ -53,6 +58,7 @@ static void *actor_main(void *arg)
 exited:
 	stat_add(run, live, -1);
 	put_task_struct(me);
+	cgt_thread_unregister(&a->state);
 	cgt_rcu_unregister_thread();
 out:
 	sem_destroy(&a->gate);

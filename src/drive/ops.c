@@ -45,22 +45,26 @@ static struct cgroup *random_cgroup(struct prng *rng)
 	return &cgroups[prng_below(rng, CGT_NR_HIERARCHIES)][prng_below(rng, CGT_CGROUPS_PER_ROOT + 1)];
 }
 
-/* A livelocked walk ended early; record where it started so the summary can say. */
-void cgt_run_livelock(struct cgt_run *run, const struct cgt_walk *w)
+static struct task *get_random_task(struct cgt_run *run, struct prng *rng)
 {
-	stat_inc(run, livelocks);
-	pthread_mutex_lock(&run->livelock_lock);
-	if (!run->livelock_first[0])
-		snprintf(run->livelock_first, sizeof(run->livelock_first),
-			 "%s walk from tid %d went %ld steps without ending",
-			 cgt_iter_name(w->iter), w->start ? READ_ONCE(w->start->pid) : 0, w->steps);
-	pthread_mutex_unlock(&run->livelock_lock);
+	struct task *t;
+
+	/* get_proc_task: a reference, so the reader may leave RCU */
+	rcu_read_lock();
+	t = find_task_by_vpid(random_recent_pid(run, rng));
+	if (t)
+		get_task_struct(t);
+	rcu_read_unlock();
+	return t;
 }
 
-/* The readers: a thread-group walk, a task count, a task iteration, a /proc/pid/cgroup. */
+/*
+ * The readers: a thread-group walk (taskstats), /proc/<pid>/task, a process-group walk
+ * under tasklist_lock, a task count, a task iteration, and /proc/<pid>/cgroup.
+ */
 void cgt_observe(struct cgt_run *run, struct prng *rng)
 {
-	switch (prng_below(rng, 4)) {
+	switch (prng_below(rng, 6)) {
 	case 0: {
 		struct cgt_walk w;
 		int ret = fill_stats_for_tgid(random_recent_pid(run, rng), run->cfg->iter, &w);
@@ -68,14 +72,30 @@ void cgt_observe(struct cgt_run *run, struct prng *rng)
 		stat_inc(run, walks);
 		stat_add(run, walk_steps, w.steps);
 		if (ret == -ELOOP)
-			cgt_run_livelock(run, &w);
+			stat_inc(run, livelocks);
 		break;
 	}
-	case 1:
+	case 1: {
+		long n;
+
+		if (!proc_task_readdir(random_recent_pid(run, rng), &n)) {
+			stat_inc(run, readdirs);
+			stat_add(run, readdir_tasks, n);
+		}
+		break;
+	}
+	case 2: {
+		long n;
+
+		if (!cgt_pgrp_walk(random_recent_pid(run, rng), &n))
+			stat_inc(run, pgrp_walks);
+		break;
+	}
+	case 3:
 		cgroup_task_count(random_cgroup(rng));
 		stat_inc(run, counts);
 		break;
-	case 2: {
+	case 4: {
 		struct css_task_iter it;
 		long n = 0;
 
@@ -88,15 +108,9 @@ void cgt_observe(struct cgt_run *run, struct prng *rng)
 		break;
 	}
 	default: {
+		struct task *t = get_random_task(run, rng);
 		char buf[128];
-		struct task *t;
 
-		/* get_proc_task: a reference, then the read outside RCU */
-		rcu_read_lock();
-		t = find_task_by_vpid(random_recent_pid(run, rng));
-		if (t)
-			get_task_struct(t);
-		rcu_read_unlock();
 		if (t) {
 			proc_cgroup_show(t, buf, sizeof(buf));
 			put_task_struct(t);
@@ -122,6 +136,7 @@ enum cgt_op_result cgt_do_op(struct cgt_run *run, struct task *me, enum cgt_op o
 			stat_inc(run, exec_eagain);
 		else
 			stat_inc(run, ops[CGT_OP_EXEC]);
+		WRITE_ONCE(cgt_self->pid, READ_ONCE(me->pid));	/* it may have taken the leader's */
 		break;
 	case CGT_OP_EXIT:
 		do_exit(me);

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* What a run prints: the banner, the periodic stats line, the progress line, the summary. */
+/* What a run prints on the terminal: the periodic stats line, the progress line, the summary. */
 #include <string.h>
 
 #include "run.h"
@@ -14,31 +14,35 @@ void cgt_stats_snapshot(const struct cgt_stats *live, struct cgt_stats *out)
 		dst[i] = __atomic_load_n(&src[i], __ATOMIC_RELAXED);
 }
 
-void cgt_print_stats(FILE *f, const struct cgt_stats *s, double elapsed)
+/* As locktorture's stats line: "!!!" flags failures. */
+void cgt_print_stats(FILE *f, const struct cgt_stats *s, double elapsed, long failures)
 {
 	fprintf(f, "[%6.1fs] live %ld peak %ld | fork %ld exec %ld exit %ld killed %ld "
-		"migrate %ld observe %ld | walks %ld livelocks %ld%s\n",
+		"migrate %ld observe %ld | walks %ld checks %ld failures %ld%s\n",
 		elapsed, s->live, s->peak, s->ops[CGT_OP_FORK], s->ops[CGT_OP_EXEC],
 		s->ops[CGT_OP_EXIT], s->killed, s->ops[CGT_OP_MIGRATE], s->ops[CGT_OP_OBSERVE],
-		s->walks, s->livelocks, s->livelocks ? " !!!" : "");
+		s->walks, s->checks, failures, failures ? " !!!" : "");
 }
 
-void cgt_print_progress(FILE *f, const struct cgt_stats *s, double elapsed, double duration)
+void cgt_print_progress(FILE *f, const struct cgt_stats *s, double elapsed, double duration,
+			long failures)
 {
 	long ops = 0;
 
 	for (int op = 0; op < CGT_NR_OPS; op++)
 		ops += s->ops[op];
-	fprintf(f, "\r\033[K%5.1f/%.0fs  live %ld  ops %ld  livelocks %ld", elapsed, duration,
-		s->live, ops, s->livelocks);
+	fprintf(f, "\r\033[K%5.1f/%.0fs  live %ld  ops %ld  failures %ld", elapsed, duration,
+		s->live, ops, failures);
 	fflush(f);
 }
 
 void cgt_print_summary(FILE *f, const struct cgt_run_config *cfg, const struct cgt_run_result *r)
 {
+	struct cgt_failure fl[CGT_MAX_FAILURES];
 	const struct cgt_stats *s = &r->stats;
 	double secs = r->elapsed > 0 ? r->elapsed : 1;
 	long total = 0;
+	int nf = cgt_failures_get(fl, CGT_MAX_FAILURES);
 
 	fprintf(f, "\n%-10s %12s %12s\n", "operation", "done", "per second");
 	for (int op = 0; op < CGT_NR_OPS; op++) {
@@ -51,28 +55,40 @@ void cgt_print_summary(FILE *f, const struct cgt_run_config *cfg, const struct c
 		s->fork_at_cap, s->fork_eagain, s->fork_eintr);
 	fprintf(f, "execs lost to another exec %ld; threads killed by exec %ld; migrations of "
 		"vanished pids %ld\n", s->exec_eagain, s->killed, s->migrate_esrch);
-	fprintf(f, "walks %ld (%.1f threads each), css_task_iter %ld, cgroup_task_count %ld, "
-		"proc_cgroup_show %ld\n", s->walks, s->walks ? (double)s->walk_steps / s->walks : 0.0,
+	fprintf(f, "walks %ld (%.1f threads each), /proc/pid/task %ld, pgrp walks %ld, "
+		"css_task_iter %ld, cgroup_task_count %ld, proc_cgroup_show %ld\n", s->walks,
+		s->walks ? (double)s->walk_steps / s->walks : 0.0, s->readdirs, s->pgrp_walks,
 		s->iters, s->counts, s->shows);
-	fprintf(f, "peak live threads %ld (cap %d)\n\n", s->peak, cfg->threads);
+	fprintf(f, "peak live threads %ld (cap %d); invariant checks while running %ld\n\n",
+		s->peak, cfg->threads, s->checks);
 
-	if (s->livelocks)
-		fprintf(f, "livelock: %ld walk(s) cut short; first: %s\n", s->livelocks,
-			r->livelock_first);
-	if (r->violations.count)
-		fprintf(f, "invariant violated during the run %ld time(s); first: %s\n",
-			r->violations.count, r->violations.first);
-	fprintf(f, "invariants at the end: %s%s%s\n",
-		r->quiesced && r->invariants_ok ? "ok" : "BROKEN",
-		r->why[0] ? ": " : "", r->why);
-	fprintf(f, "leaks after exit and grace periods: %s%s\n",
-		!r->finished ? "not checked (threads did not exit)" : r->leaks_ok ? "none" : "LEAKED: ",
-		r->leak_why);
+	for (int d = 0; d < CGT_NR_DETECTORS; d++) {
+		long n = cgt_failure_count((enum cgt_detector)d);
+
+		if (n)
+			fprintf(f, "%-12s %ld report(s): %s\n", cgt_detector_names[d], n,
+				cgt_detector_descs[d]);
+	}
+	for (int i = 0; i < nf && i < 5; i++)
+		fprintf(f, "  [%7.3fs] %s: %s\n", (double)fl[i].ns / 1e9,
+			cgt_detector_names[fl[i].detector], fl[i].summary);
+	if (nf > 5)
+		fprintf(f, "  ... and %ld more\n", r->failures - 5);
+	if (!r->quiesced)
+		fprintf(f, "the model did not come to rest for the final check (see hang reports)\n");
+	if (!r->finished)
+		fprintf(f, "some model threads never exited: the leak check was skipped\n");
+	if (r->interrupted)
+		fprintf(f, "interrupted by a signal after %.1f s\n", r->elapsed);
+	if (!nf && r->finished)
+		fprintf(f, "no detector fired; invariants held; nothing leaked\n");
+	if (r->report_dir[0])
+		fprintf(f, "report: %s/report.json and %s/summary.txt\n", r->report_dir, r->report_dir);
 
 	fprintf(f, "SUMMARY iter=%s css-lock=%s threads=%d seed=%llu ops=%ld ops_per_s=%.0f "
-		"peak=%ld livelocks=%ld violations=%ld invariants=%s verdict=%s\n",
+		"peak=%ld failures=%ld first_failure_s=%.3f verdict=%s\n",
 		cgt_iter_name(cfg->iter), cfg->css_lock->name, cfg->threads,
-		(unsigned long long)cfg->seed, total, total / secs, s->peak, s->livelocks,
-		r->violations.count, r->invariants_ok ? "ok" : "broken", r->pass ? "PASS" : "FAIL");
-	fprintf(f, "End of test: %s\n", r->pass ? "PASS" : "FAIL");
+		(unsigned long long)cfg->seed, total, total / secs, s->peak, r->failures,
+		r->first_failure, r->pass ? "PASS" : "FAIL");
+	fprintf(f, "End of test: %s\n", r->pass ? "PASS" : "FAILURE");
 }

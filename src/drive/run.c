@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The free-running stress run: boot the model, let init fork the first processes, keep the
- * population up, print statistics, then hold every model thread still, check the model,
- * stop them all, and check that nothing leaked.
+ * population up, hold every model thread still now and then to check the model, print
+ * statistics; at the end check once more, stop every model thread, and check that nothing
+ * leaked. The detectors watch throughout; every failure ends up in the report.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -11,9 +12,9 @@
 #include <unistd.h>
 
 #include "run.h"
+#include "../detect/detect.h"
 
-#define QUIESCE_TIMEOUT	5.0	/* seconds to wait for every model thread to park */
-#define DRAIN_TIMEOUT	5.0	/* seconds to wait for every model thread to exit */
+#define DRAIN_TIMEOUT	2.0	/* seconds for every model thread to exit once told */
 #define TICK_NS		20000000L
 
 double cgt_now(void)
@@ -36,6 +37,8 @@ void cgt_run_park(struct cgt_run *run, struct task *me)
 {
 	struct timespec ts;
 
+	if (cgt_self)
+		WRITE_ONCE(cgt_self->parked, 1);
 	pthread_mutex_lock(&run->park_lock);
 	run->parked++;
 	pthread_cond_broadcast(&run->park_cond);
@@ -52,12 +55,14 @@ void cgt_run_park(struct cgt_run *run, struct task *me)
 	}
 	run->parked--;
 	pthread_mutex_unlock(&run->park_lock);
+	if (cgt_self)
+		WRITE_ONCE(cgt_self->parked, 0);
 }
 
-/* Park every model thread and walker; false if some did not come within the timeout. */
-static bool run_quiesce(struct cgt_run *run, int walkers)
+/* Park every model thread and walker; false if some did not come within @timeout. */
+static bool run_quiesce(struct cgt_run *run, int walkers, double timeout)
 {
-	double deadline = cgt_now() + QUIESCE_TIMEOUT;
+	double deadline = cgt_now() + timeout;
 	bool all = false;
 
 	__atomic_store_n(&run->pause, 1, __ATOMIC_RELEASE);
@@ -82,11 +87,27 @@ static void run_resume(struct cgt_run *run)
 	pthread_mutex_unlock(&run->park_lock);
 }
 
+/* Hold the model still and check it; a model that will not come to rest is the hang watchdog's. */
+static bool run_check(struct cgt_run *run, int walkers)
+{
+	char why[256];
+	bool quiet = run_quiesce(run, walkers, run->cfg->stall);
+
+	if (quiet) {
+		stat_inc(run, checks);
+		if (cgt_check_invariants(why, sizeof(why)))
+			cgt_fail(CGT_DET_INVARIANT, cgt_self ? cgt_self->id : 0, NULL, "%s", why);
+	}
+	run_resume(run);
+	return quiet;
+}
+
 /* A walker: a reader outside the model's thread groups, as a monitoring tool would be. */
 struct walker {
 	pthread_t thread;
 	struct cgt_run *run;
 	struct prng rng;
+	struct cgt_thread state;
 };
 
 static void *walker_main(void *arg)
@@ -95,13 +116,16 @@ static void *walker_main(void *arg)
 	struct cgt_run *run = w->run;
 
 	cgt_rcu_register_thread();
+	cgt_thread_register(&w->state, CGT_ROLE_WALKER, 0);
 	while (!cgt_run_stopping(run)) {
+		cgt_point(CGT_PT_LOOP, NULL);
 		if (__atomic_load_n(&run->pause, __ATOMIC_ACQUIRE)) {
 			cgt_run_park(run, NULL);
 			continue;
 		}
 		cgt_observe(run, &w->rng);
 	}
+	cgt_thread_unregister(&w->state);
 	cgt_rcu_unregister_thread();
 	return NULL;
 }
@@ -116,11 +140,11 @@ static void run_replenish(struct cgt_run *run)
 			break;
 }
 
-static void run_report_progress(struct cgt_run *run, double start, double *next_stats,
+static void run_report_progress(struct cgt_run *run, double *next_stats,
 				double *next_progress, bool tty)
 {
 	const struct cgt_run_config *cfg = run->cfg;
-	double now = cgt_now(), elapsed = now - start;
+	double now = cgt_now(), elapsed = now - run->start;
 	struct cgt_stats s;
 
 	if (cfg->quiet)
@@ -129,13 +153,13 @@ static void run_report_progress(struct cgt_run *run, double start, double *next_
 		cgt_stats_snapshot(&run->stats, &s);
 		if (tty)
 			fputs("\r\033[K", stderr);
-		cgt_print_stats(stdout, &s, elapsed);
+		cgt_print_stats(stdout, &s, elapsed, cgt_failures_total());
 		fflush(stdout);
 		*next_stats += cfg->stats_interval;
 	}
 	if (tty && now >= *next_progress) {
 		cgt_stats_snapshot(&run->stats, &s);
-		cgt_print_progress(stderr, &s, elapsed, cfg->duration);
+		cgt_print_progress(stderr, &s, elapsed, cfg->duration, cgt_failures_total());
 		*next_progress = now + 0.25;
 	}
 }
@@ -155,6 +179,46 @@ static bool run_drain(struct cgt_run *run)
 	return true;
 }
 
+static struct cgt_run *current_run;
+static int interrupted;
+
+/* From a signal handler: end the run early; it still writes what it has. */
+void cgt_run_interrupt(int sig)
+{
+	__atomic_store_n(&interrupted, sig, __ATOMIC_RELAXED);
+}
+
+static void run_first_failure(void)
+{
+	if (current_run && current_run->cfg->stop_on_fail)
+		__atomic_store_n(&current_run->failed, 1, __ATOMIC_RELEASE);
+}
+
+static void run_fill_result(struct cgt_run *run, struct cgt_run_result *res)
+{
+	struct cgt_failure f[1];
+
+	res->elapsed = cgt_now() - run->start;
+	cgt_stats_snapshot(&run->stats, &res->stats);
+	res->failures = cgt_failures_total();
+	res->first_failure = cgt_failures_get(f, 1) ? (double)f[0].ns / 1e9 : -1;
+	res->interrupted = __atomic_load_n(&interrupted, __ATOMIC_RELAXED);
+	res->pass = !res->failures && res->quiesced && res->finished;
+}
+
+/* The hard deadline passed with the run still going: write what we have, then leave. */
+static struct cgt_run_result *deadline_res;
+
+static void run_deadline(void)
+{
+	struct cgt_run *run = current_run;
+
+	if (!run || !deadline_res)
+		_exit(CGT_RUN_EXIT_FAIL);
+	run_fill_result(run, deadline_res);
+	_exit(cgt_run_finish(run->cfg, deadline_res));
+}
+
 int cgt_run(const struct cgt_run_config *cfg, struct cgt_run_result *res)
 {
 	struct cgt_model_config mcfg = {
@@ -162,11 +226,21 @@ int cgt_run(const struct cgt_run_config *cfg, struct cgt_run_result *res)
 		.tasklist_lock_ops	= cfg->tasklist_lock,
 		.hooks			= &cgt_actor_hooks,
 		.iter			= cfg->iter,
-		.walk_limit		= 4L * cfg->threads + 64,
+		.walk_limit		= 2L * cfg->threads + 64,
+		.bugs			= cfg->bugs,
 	};
+	struct cgt_detect_config dcfg = {
+		.stall		= cfg->stall,
+		.starve		= cfg->starve,
+		.deadline	= cfg->duration + cfg->stall + 4,
+		.perturb	= cfg->perturb,
+		.seed		= cfg->seed,
+		.on_deadline	= run_deadline,
+	};
+	static struct cgt_thread driver;
 	struct cgt_run *run = calloc(1, sizeof(*run));
 	struct walker *walkers = NULL;
-	double start, end, next_stats, next_progress = 0;
+	double end, next_stats, next_check, next_progress = 0;
 	bool tty = !cfg->quiet && isatty(STDERR_FILENO);
 	int i, nwalkers = 0;
 
@@ -176,18 +250,25 @@ int cgt_run(const struct cgt_run_config *cfg, struct cgt_run_result *res)
 	run->cfg = cfg;
 	pthread_mutex_init(&run->park_lock, NULL);
 	pthread_cond_init(&run->park_cond, NULL);
-	pthread_mutex_init(&run->livelock_lock, NULL);
+	cgt_clock_reset();
+	cgt_failures_reset();
+	cgt_lock_classes_reset();
 	cgt_rcu_register_thread();
-	cgt_violations_reset();
-	if (cgt_actors_init(run) || cgt_model_init(&mcfg)) {
+	cgt_thread_register(&driver, CGT_ROLE_DRIVER, 0);
+	current_run = run;
+	deadline_res = res;
+	cgt_failure_set_first_hook(run_first_failure);
+	if (cgt_actors_init(run) || cgt_model_init(&mcfg) || cgt_detect_start(&dcfg)) {
+		cgt_thread_unregister(&driver);
 		cgt_rcu_unregister_thread();
 		free(run);
 		return -EINVAL;
 	}
 
-	start = cgt_now();
-	end = start + cfg->duration;
-	next_stats = start + cfg->stats_interval;
+	run->start = cgt_now();
+	end = run->start + cfg->duration;
+	next_stats = run->start + cfg->stats_interval;
+	next_check = cfg->check_interval > 0 ? run->start + cfg->check_interval : end + 1;
 
 	walkers = calloc((size_t)cfg->walkers + 1, sizeof(*walkers));
 	for (i = 0; walkers && i < cfg->walkers; i++) {
@@ -198,35 +279,41 @@ int cgt_run(const struct cgt_run_config *cfg, struct cgt_run_result *res)
 		nwalkers++;
 	}
 
-	while (cgt_now() < end) {
+	while (cgt_now() < end && !__atomic_load_n(&run->failed, __ATOMIC_ACQUIRE) &&
+	       !__atomic_load_n(&interrupted, __ATOMIC_RELAXED)) {
 		run_replenish(run);
-		run_report_progress(run, start, &next_stats, &next_progress, tty);
+		run_report_progress(run, &next_stats, &next_progress, tty);
+		if (cgt_now() >= next_check) {
+			run_check(run, nwalkers);
+			next_check = cgt_now() + cfg->check_interval;
+		}
 		sleep_tick();
 	}
 	if (tty)
 		fputs("\r\033[K", stderr);
 
-	res->quiesced = run_quiesce(run, nwalkers);
-	if (res->quiesced)
-		res->invariants_ok = !cgt_check_invariants(res->why, sizeof(res->why));
-	else
-		snprintf(res->why, sizeof(res->why), "model threads did not come to rest in %.0f s",
-			 QUIESCE_TIMEOUT);
-	res->elapsed = cgt_now() - start;
-
+	res->quiesced = run_check(run, nwalkers);
 	res->finished = run_drain(run);
-	for (i = 0; i < nwalkers; i++)
-		pthread_join(walkers[i].thread, NULL);
-	free(walkers);
+	if (res->finished) {
+		char why[256];
 
-	cgt_stats_snapshot(&run->stats, &res->stats);
-	memcpy(res->livelock_first, run->livelock_first, sizeof(res->livelock_first));
-	cgt_violations(&res->violations);
-	if (res->finished)
-		res->leaks_ok = !cgt_model_exit(res->leak_why, sizeof(res->leak_why));
-	res->pass = res->quiesced && res->invariants_ok && res->finished && res->leaks_ok &&
-		    !res->stats.livelocks && !res->violations.count;
-	cgt_rcu_unregister_thread();
-	free(run);
+		for (i = 0; i < nwalkers; i++)
+			pthread_join(walkers[i].thread, NULL);
+		if (cgt_model_exit(why, sizeof(why)))
+			cgt_fail(CGT_DET_INVARIANT, driver.id, NULL, "%s", why);
+	}
+	if (cgt_sanitizer_reports())
+		cgt_fail(CGT_DET_TSAN, 0, "see the ThreadSanitizer reports on stderr\n",
+			 "ThreadSanitizer made %ld report(s)", cgt_sanitizer_reports());
+	run_fill_result(run, res);
+	cgt_detect_stop();
+	if (res->finished) {
+		free(walkers);
+		cgt_thread_unregister(&driver);
+		cgt_rcu_unregister_thread();
+		current_run = NULL;
+		free(run);
+	}
+	/* else threads are stuck in the model: the caller must leave with _exit() */
 	return 0;
 }

@@ -39,7 +39,20 @@ struct cgt_run_config {
 	double stats_interval;		/* seconds between stats lines; 0: none */
 	int stack_kib;			/* pthread stack of a model thread */
 	bool quiet;			/* no banner, stats or progress: summary only */
+	/* detectors */
+	double stall;			/* a walk older, a wait longer, is reported */
+	double starve;			/* a writer passed over this long is starved */
+	double check_interval;		/* seconds between invariant checks; 0: at the end only */
+	int perturb;			/* per mille of marked points that delay or yield */
+	unsigned long bugs;		/* 1 << enum cgt_bug */
+	bool stop_on_fail;		/* end the run at the first failure */
+	int expect;			/* enum cgt_expect */
+	const char *out;		/* results folder */
+	const char *banner;		/* every setting, as the start banner shows them */
+	const char *command;		/* the command line that repeats this run */
 };
+
+enum cgt_expect { CGT_EXPECT_NONE, CGT_EXPECT_PASS, CGT_EXPECT_FAIL };
 
 /* Counters a run keeps; relaxed atomics, summed as they go. */
 struct cgt_stats {
@@ -55,6 +68,9 @@ struct cgt_stats {
 	long iters, iter_tasks;		/* css_task_iter runs and the tasks they met */
 	long counts, shows;		/* cgroup_task_count, proc_cgroup_show */
 	long killed;			/* threads that exited on SIGKILL (an exec) */
+	long readdirs, readdir_tasks;	/* proc_task_readdir runs and the threads they listed */
+	long pgrp_walks;		/* do_each_pid_task over a process group */
+	long checks;			/* invariant checks made while running */
 	long live;			/* live model threads (pthreads) now */
 	long peak;			/* most at once */
 	long actors;			/* actor pthreads not yet finished */
@@ -63,16 +79,39 @@ struct cgt_stats {
 struct cgt_run_result {
 	struct cgt_stats stats;
 	double elapsed;
-	bool invariants_ok;
-	bool leaks_ok;
-	bool quiesced;
+	bool quiesced;			/* every model thread came to rest for the last check */
 	bool finished;			/* every model thread gone in time */
-	char livelock_first[256];
-	char why[256];			/* first invariant problem */
-	char leak_why[256];		/* what leaked */
-	struct cgt_violation violations;
+	long failures;			/* reports of every detector */
+	double first_failure;		/* seconds into the run, or -1 */
+	char run_id[64];
+	char report_dir[512];		/* where report.json went, if anywhere */
+	int interrupted;		/* the signal (SIGINT, SIGTERM) that ended it early, or 0 */
 	bool pass;
 };
+
+/* Exit statuses of a run: 0 as expected, 1 unexpected failure, 2 bad usage, 3 missed. */
+#define CGT_RUN_EXIT_OK		0
+#define CGT_RUN_EXIT_FAIL	1
+#define CGT_RUN_EXIT_USAGE	2
+#define CGT_RUN_EXIT_MISSED	3
+
+/* report.c: print the summary, write the report of a failure, and say how to exit. */
+int cgt_run_finish(const struct cgt_run_config *cfg, struct cgt_run_result *res);
+int cgt_report_write(const struct cgt_run_config *cfg, struct cgt_run_result *res);
+/* 0 if @dir can be made and written, else -errno (checked before a run starts). */
+int cgt_report_check_dir(const char *dir);
+/* catalogue.c */
+struct cgt_bug_info {
+	const char *name;
+	const char *history;		/* the kernel's story */
+	enum cgt_detector detector;	/* what must catch it */
+	const char *build;		/* plain, tsan or asan */
+	const char *twin;		/* what the fixed twin does instead */
+	const char *options;		/* options that make it show quickly */
+};
+extern const struct cgt_bug_info cgt_bug_catalogue[CGT_NR_BUGS];
+void cgt_bugs_print(FILE *f);
+void cgt_locks_print(FILE *f);
 
 /* actor.c: one pthread per model thread */
 struct cgt_run;
@@ -96,20 +135,21 @@ struct cgt_run {
 	int parked;
 	pthread_mutex_t park_lock;
 	pthread_cond_t park_cond;
-	pthread_mutex_t livelock_lock;
-	char livelock_first[256];
+	int failed;			/* a detector reported: with stop_on_fail, end now */
+	double start;
 };
 int cgt_run(const struct cgt_run_config *cfg, struct cgt_run_result *res);
+void cgt_run_interrupt(int sig);
 void cgt_run_park(struct cgt_run *run, struct task *me);
-void cgt_run_livelock(struct cgt_run *run, const struct cgt_walk *w);
 static inline bool cgt_run_stopping(struct cgt_run *run)
 {
 	return __atomic_load_n(&run->stop, __ATOMIC_ACQUIRE);
 }
 
 /* output.c */
-void cgt_print_stats(FILE *f, const struct cgt_stats *s, double elapsed);
-void cgt_print_progress(FILE *f, const struct cgt_stats *s, double elapsed, double duration);
+void cgt_print_stats(FILE *f, const struct cgt_stats *s, double elapsed, long failures);
+void cgt_print_progress(FILE *f, const struct cgt_stats *s, double elapsed, double duration,
+			long failures);
 void cgt_print_summary(FILE *f, const struct cgt_run_config *cfg, const struct cgt_run_result *r);
 void cgt_stats_snapshot(const struct cgt_stats *live, struct cgt_stats *out);
 

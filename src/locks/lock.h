@@ -10,6 +10,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "../core/point.h"
 
@@ -31,9 +32,28 @@ struct cgt_lock_ops {
 /* Room for any variant's state; each variant checks its own fits with a static assert. */
 #define CGT_LOCK_PRIV_SIZE	64
 
+enum { CGT_READ, CGT_WRITE };
+
+/* Statistics per lock class (every group_rwsem is one class), as lockdep keeps them. */
+struct cgt_lock_class {
+	const char *name;
+	bool sleeps;
+	long acquired[2];		/* [CGT_READ], [CGT_WRITE] */
+	uint64_t wait_ns[2];		/* total time spent waiting */
+	uint64_t wait_max_ns[2];	/* worst single wait */
+	long passed_over;		/* readers that got in ahead of a writer waiting before them */
+	uint64_t worst_writer_passed;	/* most readers that passed one writer's wait */
+};
+
 struct cgt_lock {
 	const struct cgt_lock_ops *ops;
 	const char *name;	/* which model lock: "tasklist_lock", "css_set_lock", ... */
+	struct cgt_lock_class *class;
+	long reads;		/* read acquisitions of this instance */
+	long passed;		/* of which passed a waiting writer */
+	int writers_waiting;
+	uint64_t writer_waiting_since;
+	bool dynamic;		/* freed during the run (group_rwsem): watchdogs must not touch it */
 	_Alignas(16) unsigned char priv[CGT_LOCK_PRIV_SIZE];
 };
 
@@ -42,31 +62,39 @@ struct cgt_lock {
 void cgt_lock_init(struct cgt_lock *lock, const struct cgt_lock_ops *ops, const char *name);
 void cgt_lock_destroy(struct cgt_lock *lock);
 
+/*
+ * Taking and releasing a model lock: the marked points around the variant's own code, the
+ * wait and the hold recorded for the detectors, the lock-order and RCU-nesting checks.
+ */
+void cgt_lock_acquire(struct cgt_lock *lock, int side);
+void cgt_lock_release(struct cgt_lock *lock, int side);
+
 static inline void cgt_read_lock(struct cgt_lock *lock)
 {
-	cgt_point(CGT_PT_LOCK_WAIT, lock);
-	lock->ops->read_lock(lock);
-	cgt_point(CGT_PT_LOCK_HELD, lock);
+	cgt_lock_acquire(lock, CGT_READ);
 }
 
 static inline void cgt_read_unlock(struct cgt_lock *lock)
 {
-	lock->ops->read_unlock(lock);
-	cgt_point(CGT_PT_LOCK_RELEASE, lock);
+	cgt_lock_release(lock, CGT_READ);
 }
 
 static inline void cgt_write_lock(struct cgt_lock *lock)
 {
-	cgt_point(CGT_PT_LOCK_WAIT, lock);
-	lock->ops->write_lock(lock);
-	cgt_point(CGT_PT_LOCK_HELD, lock);
+	cgt_lock_acquire(lock, CGT_WRITE);
 }
 
 static inline void cgt_write_unlock(struct cgt_lock *lock)
 {
-	lock->ops->write_unlock(lock);
-	cgt_point(CGT_PT_LOCK_RELEASE, lock);
+	cgt_lock_release(lock, CGT_WRITE);
 }
+
+/* Lock classes, for reports and the starvation figures. */
+int cgt_lock_classes(struct cgt_lock_class *out, int max);
+void cgt_lock_classes_reset(void);
+/* A writer waiting longer than this while readers pass it is starved (0: never). */
+void cgt_lock_set_starve_ns(uint64_t ns);
+uint64_t cgt_lock_starve_ns(void);
 
 /* The registry (lock_registry.c). */
 extern const struct cgt_lock_ops *const cgt_lock_variants[];

@@ -7,7 +7,9 @@
 #define CGT_LOCK_VARIANTS(X)	\
 	X(rwlock)		\
 	X(rwsem)		\
-	X(spinlock)
+	X(spinlock)		\
+	X(mutex)		\
+	X(rwlock_rpref)
 
 #define X(name) extern const struct cgt_lock_ops name##_lock_ops;
 CGT_LOCK_VARIANTS(X)
@@ -43,15 +45,3 @@ const char *cgt_lock_names(void)
 	return buf;
 }
 
-void cgt_lock_init(struct cgt_lock *lock, const struct cgt_lock_ops *ops, const char *name)
-{
-	lock->ops = ops;
-	lock->name = name;
-	ops->init(lock);
-}
-
-void cgt_lock_destroy(struct cgt_lock *lock)
-{
-	if (lock->ops->destroy)
-		lock->ops->destroy(lock);
-}

@@ -14,7 +14,7 @@
 #include "cgroup_internal.h"
 
 struct cgt_lock css_set_lock;		/* css_set_rwsem in 3.15, css_set_lock before and after */
-pthread_mutex_t cgroup_mutex = PTHREAD_MUTEX_INITIALIZER;	/* cgroup_mutex */
+struct cgt_lock cgroup_mutex;		/* cgroup_mutex */
 struct cgroup cgroups[CGT_NR_HIERARCHIES][CGT_CGROUPS_PER_ROOT + 1];
 struct css_set init_css_set;		/* init_css_set */
 static struct cgrp_cset_link init_links[CGT_NR_HIERARCHIES];
@@ -109,6 +109,14 @@ void put_css_set(struct css_set *cset)
 		cds_list_del(&link->cgrp_link);
 		free(link);
 		cgt_model_count(&cgt_live.links, -1);
+	}
+	if (cgt_bug(CGT_BUG_RWSEM_INSIDE_RCU)) {
+		/* free synchronously, still under the write lock: wait for the readers */
+		synchronize_rcu();
+		cgt_write_unlock(&css_set_lock);
+		free(cset);
+		cgt_model_count(&cgt_live.csets, -1);
+		return;
 	}
 	cgt_write_unlock(&css_set_lock);
 	call_rcu(&cset->rcu_head, free_css_set_rcu);
@@ -263,8 +271,16 @@ int cgroup_attach_task(struct cgroup *cgrp, struct task *leader, bool threadgrou
 
 	/* Take a snapshot of the group; PF_EXITING threads are left to cgroup_exit. */
 	rcu_read_lock();
-	cgt_walk_for_each(&w, leader, iter, t) {
-		if (!(READ_ONCE(t->flags) & PF_EXITING)) {
+	if (!threadgroup) {
+		set = malloc(sizeof(*set));
+		if (set && !(READ_ONCE(leader->flags) & PF_EXITING)) {
+			get_task_struct(leader);
+			set[n++].task = leader;
+		}
+	} else {
+		cgt_walk_for_each(&w, leader, iter, t) {
+			if ((READ_ONCE(t->flags) & PF_EXITING) || ret)
+				continue;
 			if (n == cap) {
 				struct attach_set *bigger;
 
@@ -272,15 +288,13 @@ int cgroup_attach_task(struct cgroup *cgrp, struct task *leader, bool threadgrou
 				bigger = realloc(set, cap * sizeof(*set));
 				if (!bigger) {
 					ret = -ENOMEM;
-					break;
+					continue;
 				}
 				set = bigger;
 			}
 			get_task_struct(t);
 			set[n++].task = t;
 		}
-		if (!threadgroup)
-			break;
 	}
 	rcu_read_unlock();
 	cgt_point(CGT_PT_ATTACH_SNAPSHOT, leader);
@@ -322,9 +336,10 @@ out:
 int cgroup_procs_write(struct cgroup *cgrp, int pid)
 {
 	struct task *tsk;
+	bool locked;
 	int ret;
 
-	pthread_mutex_lock(&cgroup_mutex);
+	cgt_write_lock(&cgroup_mutex);
 retry:
 	rcu_read_lock();
 	tsk = find_task_by_vpid(pid);
@@ -337,9 +352,13 @@ retry:
 	get_task_struct(tsk);
 	rcu_read_unlock();
 
-	threadgroup_lock(tsk);
+	/* attach-no-threadgroup-lock: forks and exits of the group go on during the move */
+	locked = !cgt_bug(CGT_BUG_ATTACH_NO_THREADGROUP_LOCK);
+	if (locked)
+		threadgroup_lock(tsk);
 	if (!thread_group_leader(tsk)) {
-		threadgroup_unlock(tsk);
+		if (locked)
+			threadgroup_unlock(tsk);
 		put_task_struct(tsk);
 		goto retry;
 	}
@@ -347,14 +366,19 @@ retry:
 	/* The harness's own check, while the group is still held: did the whole group move? */
 	if (!ret)
 		cgt_check_group_in(tsk, cgrp);
-	threadgroup_unlock(tsk);
+	if (locked)
+		threadgroup_unlock(tsk);
 	put_task_struct(tsk);
 out:
-	pthread_mutex_unlock(&cgroup_mutex);
+	cgt_write_unlock(&cgroup_mutex);
 	return ret;
 }
 
-/* cgroup_task_count (3.14): the sum of the refcounts of the cgroup's css_sets. */
+/*
+ * cgroup_task_count (3.14): the sum of the refcounts of the cgroup's css_sets. In the kernel
+ * init_css_set's count is init's and the kthreads' references; the model's init_css_set also
+ * holds its own static reference (cgroup_init), which is no task, so it is left out.
+ */
 int cgroup_task_count(const struct cgroup *cgrp)
 {
 	struct cgrp_cset_link *link;
@@ -362,18 +386,25 @@ int cgroup_task_count(const struct cgroup *cgrp)
 
 	cgt_read_lock(&css_set_lock);
 	cds_list_for_each_entry(link, &cgrp->cset_links, cset_link)
-		count += READ_ONCE(link->cset->refcount);
+		count += READ_ONCE(link->cset->refcount) - (link->cset == &init_css_set);
 	cgt_read_unlock(&css_set_lock);
 	return count;
 }
 
-/* css_task_iter_start: css_set_lock is held for reading until css_task_iter_end. */
+/*
+ * css_task_iter_start: css_set_lock is held for reading until css_task_iter_end, which
+ * cset-walk-unlocked leaves out. Then a migration can move the task under the iterator
+ * into another css_set's list, which has no end it can recognise: the step bound stops it.
+ */
 void css_task_iter_start(const struct cgroup *cgrp, struct css_task_iter *it)
 {
-	cgt_read_lock(&css_set_lock);
+	it->locked = !cgt_bug(CGT_BUG_CSET_WALK_UNLOCKED);
+	if (it->locked)
+		cgt_read_lock(&css_set_lock);
 	it->cgrp = cgrp;
 	it->cset_pos = cgrp->cset_links.next;
 	it->task_pos = NULL;
+	it->steps = 0;
 }
 
 /* css_task_iter_next: the next task, moving on to the next css_set when one runs out. */
@@ -382,10 +413,17 @@ struct task *css_task_iter_next(struct css_task_iter *it)
 	struct cgrp_cset_link *link;
 
 	while (it->cset_pos != &it->cgrp->cset_links) {
+		if (++it->steps > cgt_model_cfg()->walk_limit)
+			return NULL;
 		link = container_of(it->cset_pos, struct cgrp_cset_link, cset_link);
 		it->task_pos = it->task_pos ? it->task_pos->next : link->cset->tasks.next;
 		if (it->task_pos != &link->cset->tasks) {
 			cgt_point(CGT_PT_ITER_STEP, it);
+			/* css-task-iter-block: the iteration's callback sleeps on a mutex */
+			if (cgt_bug(CGT_BUG_CSS_TASK_ITER_BLOCK)) {
+				cgt_write_lock(&cgroup_mutex);
+				cgt_write_unlock(&cgroup_mutex);
+			}
 			return container_of(it->task_pos, struct task, cg_list);
 		}
 		it->task_pos = NULL;
@@ -396,18 +434,28 @@ struct task *css_task_iter_next(struct css_task_iter *it)
 
 void css_task_iter_end(struct css_task_iter *it)
 {
-	(void)it;
-	cgt_read_unlock(&css_set_lock);
+	if (it->locked)
+		cgt_read_unlock(&css_set_lock);
 }
 
-/* proc_cgroup_show: "/proc/<pid>/cgroup", one line per hierarchy. */
+/*
+ * proc_cgroup_show: "/proc/<pid>/cgroup", one line per hierarchy. The css_set lock nests
+ * outside rcu_read_lock (96d365e0b86e fixed task_cgroup_path so); rwsem-inside-rcu takes
+ * them the other way round.
+ */
 int proc_cgroup_show(struct task *t, char *buf, size_t len)
 {
+	bool inside = cgt_bug(CGT_BUG_RWSEM_INSIDE_RCU);
 	struct css_set *cset;
 	size_t off = 0;
 
-	cgt_read_lock(&css_set_lock);
-	rcu_read_lock();
+	if (inside) {
+		rcu_read_lock();
+		cgt_read_lock(&css_set_lock);
+	} else {
+		cgt_read_lock(&css_set_lock);
+		rcu_read_lock();
+	}
 	cset = task_css_set(t);
 	for (int i = 0; i < CGT_NR_HIERARCHIES && off < len; i++) {
 		int n = snprintf(buf + off, len - off, "%d:%s\n", i + 1, cset->subsys[i]->name);
@@ -416,8 +464,13 @@ int proc_cgroup_show(struct task *t, char *buf, size_t len)
 			break;
 		off += (size_t)n;
 	}
-	rcu_read_unlock();
-	cgt_read_unlock(&css_set_lock);
+	if (inside) {
+		cgt_read_unlock(&css_set_lock);
+		rcu_read_unlock();
+	} else {
+		rcu_read_unlock();
+		cgt_read_unlock(&css_set_lock);
+	}
 	return (int)off;
 }
 
@@ -439,6 +492,7 @@ int cgroup_init(void)
 	int h, c, id = 0;
 
 	cgt_lock_init(&css_set_lock, cgt_model_cfg()->css_set_lock_ops, "css_set_lock");
+	cgt_lock_init(&cgroup_mutex, cgt_lock_find("mutex"), "cgroup_mutex");
 	css_set_table = cds_lfht_new_flavor(64, 64, 0, CDS_LFHT_AUTO_RESIZE, &urcu_memb_flavor, NULL);
 	if (!css_set_table)
 		return -1;
@@ -483,5 +537,6 @@ void cgroup_exit_all(void)
 	rcu_read_unlock();
 	cds_lfht_destroy(css_set_table, NULL);
 	css_set_table = NULL;
+	cgt_lock_destroy(&cgroup_mutex);
 	cgt_lock_destroy(&css_set_lock);
 }

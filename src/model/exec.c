@@ -49,7 +49,9 @@ int de_thread(struct task *tsk)
 
 	while (sig->notify_count) {
 		cgt_point(CGT_PT_EXEC_WAIT, tsk);
+		cgt_wait_begin(sig, "the other threads of the group to exit", CGT_WAIT_GROUP_EXIT);
 		pthread_cond_wait(&sig->group_exit_wait, &sig->siglock);
+		cgt_wait_end();
 	}
 	pthread_mutex_unlock(&sig->siglock);
 
@@ -73,11 +75,14 @@ int de_thread(struct task *tsk)
 			cgt_write_unlock(&tasklist_lock);
 			threadgroup_change_end(tsk);
 			cgt_point(CGT_PT_EXEC_WAIT, tsk);
+			cgt_wait_begin(sig, "the group leader to turn zombie", CGT_WAIT_GROUP_EXIT);
 			pthread_cond_wait(&sig->group_exit_wait, &sig->siglock);
+			cgt_wait_end();
 			pthread_mutex_unlock(&sig->siglock);
 		}
 
 		/* Become a process group leader with the old leader's pid. */
+		WRITE_ONCE(leader->exec_successor, tsk->pid);
 		WRITE_ONCE(tsk->pid, leader->pid);
 		change_pid(tsk, PIDTYPE_PID, leader->pids[PIDTYPE_PID].pid);
 		transfer_pid(leader, tsk, PIDTYPE_PGID);

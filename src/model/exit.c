@@ -65,7 +65,7 @@ repeat:
 		zap_leader = true;
 	}
 	cgt_write_unlock(&tasklist_lock);
-	cgt_point(CGT_PT_RELEASE, p);
+	cgt_point(CGT_PT_RELEASE, p);		/* before call_rcu: @p may go after it */
 	call_rcu(&p->rcu, delayed_put_task_struct);
 
 	p = leader;

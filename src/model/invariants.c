@@ -14,17 +14,20 @@
 static pthread_mutex_t violation_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct cgt_violation violations;
 
+/* A broken invariant seen while the run goes on; it goes to the failure list as well. */
 void cgt_violation(const char *fmt, ...)
 {
+	char msg[sizeof(violations.first)];
 	va_list ap;
 
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
 	pthread_mutex_lock(&violation_lock);
-	if (!violations.count++) {
-		va_start(ap, fmt);
-		vsnprintf(violations.first, sizeof(violations.first), fmt, ap);
-		va_end(ap);
-	}
+	if (!violations.count++)
+		memcpy(violations.first, msg, sizeof(msg));
 	pthread_mutex_unlock(&violation_lock);
+	cgt_fail(CGT_DET_INVARIANT, cgt_self ? cgt_self->id : 0, NULL, "%s", msg);
 }
 
 void cgt_violations(struct cgt_violation *out)

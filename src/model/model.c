@@ -40,6 +40,7 @@ void cgt_signal_init(struct signal_struct *sig)
 	CDS_INIT_LIST_HEAD(&sig->thread_head);
 	/* group_rwsem is a percpu_rw_semaphore in later kernels, an rw_semaphore in 3.14 */
 	cgt_lock_init(&sig->group_rwsem, cgt_lock_find("rwsem"), "group_rwsem");
+	sig->group_rwsem.dynamic = true;
 	pthread_mutex_init(&sig->siglock, NULL);
 	pthread_cond_init(&sig->group_exit_wait, NULL);
 }
@@ -61,6 +62,7 @@ int cgt_model_init(const struct cgt_model_config *cfg)
 
 	model_cfg = *cfg;
 	memset(&cgt_live, 0, sizeof(cgt_live));
+	__atomic_store_n(&cgt_bugs_enabled, cfg->bugs, __ATOMIC_RELAXED);
 	cgt_lock_init(&tasklist_lock, cfg->tasklist_lock_ops, "tasklist_lock");
 	if (cgroup_init())
 		return -1;

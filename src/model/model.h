@@ -17,8 +17,11 @@
 
 #include <urcu/rculfhash.h>
 
+#include "../core/failure.h"
 #include "../core/rcu.h"
+#include "../core/thread.h"
 #include "../locks/lock.h"
+#include "bugs.h"
 
 #define CGT_NR_HIERARCHIES	2	/* cgroupfs roots, e.g. "cpu" and "memory" */
 #define CGT_CGROUPS_PER_ROOT	4	/* children of each root */
@@ -61,6 +64,7 @@ struct task {			/* struct task_struct */
 	int exit_state;			/* EXIT_ZOMBIE, EXIT_DEAD */
 	int usage;			/* get_task_struct/put_task_struct */
 	int sigkill;			/* SIGKILL pending (fatal_signal_pending) */
+	int exec_successor;		/* released by de_thread: the tid that took its pid */
 	struct task *group_leader;	/* task->group_leader */
 	struct signal_struct *signal;	/* task->signal */
 	struct cds_list_head tasks;	/* init_task.tasks: leaders only */
@@ -133,6 +137,7 @@ struct cgt_model_config {
 	const struct cgt_model_hooks *hooks;
 	enum cgt_iter iter;		/* the walk used by the model's own walkers */
 	long walk_limit;		/* a walk longer than this is reported as a livelock */
+	unsigned long bugs;		/* 1 << enum cgt_bug: mistakes put back */
 };
 
 /* Live objects of each kind, for the leak check. */
@@ -145,7 +150,7 @@ extern struct task init_task;
 extern struct css_set init_css_set;
 extern struct cgt_lock tasklist_lock;
 extern struct cgt_lock css_set_lock;
-extern pthread_mutex_t cgroup_mutex;
+extern struct cgt_lock cgroup_mutex;
 extern struct cgroup cgroups[CGT_NR_HIERARCHIES][CGT_CGROUPS_PER_ROOT + 1];
 
 /* model.c */
@@ -228,6 +233,8 @@ struct css_task_iter {
 	const struct cgroup *cgrp;
 	struct cds_list_head *cset_pos;	/* position among cgrp->cset_links */
 	struct cds_list_head *task_pos;	/* position in the current cset's tasks */
+	long steps;
+	bool locked;
 };
 void css_task_iter_start(const struct cgroup *cgrp, struct css_task_iter *it);
 struct task *css_task_iter_next(struct css_task_iter *it);
@@ -238,9 +245,11 @@ struct cgt_walk {
 	enum cgt_iter iter;
 	struct task *start;		/* g in while_each_thread(g, t), p in for_each_thread(p, t) */
 	struct task *cur;
+	int start_pid;
 	long steps;			/* threads visited */
 	long live;			/* of which not yet exiting */
-	bool overran;			/* gave up past cfg->walk_limit: a livelock */
+	bool overran;			/* cut short as a livelock (too long, or told to stop) */
+	char fate[96];			/* then: what became of the start thread */
 };
 
 /* next_thread: p->thread_group.next, the old headless ring. */
@@ -257,6 +266,8 @@ struct task *cgt_walk_next(struct cgt_walk *w);
 	for ((t) = cgt_walk_first((w), (start), (iter)); (t); (t) = cgt_walk_next(w))
 
 int fill_stats_for_tgid(int tgid, enum cgt_iter iter, struct cgt_walk *w);
+int proc_task_readdir(int tgid, long *nr);
+int cgt_pgrp_walk(int pgid, long *nr);
 const char *cgt_iter_name(enum cgt_iter iter);
 int cgt_iter_parse(const char *name, enum cgt_iter *iter);
 

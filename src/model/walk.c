@@ -8,10 +8,12 @@
  *   for_each:   for_each_thread(p, t)  -- thread_node from p->signal->thread_head; the head
  *               lives in signal_struct, so the walk always ends under RCU.
  *
- * Both need rcu_read_lock. A walk longer than the model's walk_limit is a livelock: it is
- * cut short and flagged, so that the run goes on.
+ * Both need rcu_read_lock. Every walk publishes its progress in its thread's state; a walk
+ * longer than the model's walk_limit, or one the livelock watchdog tells to stop, is cut
+ * short and reported with what became of its start thread, so that the run goes on.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "model.h"
@@ -37,12 +39,56 @@ int cgt_iter_parse(const char *name, enum cgt_iter *iter)
 	return -EINVAL;
 }
 
+/* What became of the start thread; the walker is still inside rcu_read_lock. */
+static void walk_fate(struct cgt_walk *w)
+{
+	struct task *g = w->start;
+	int successor = READ_ONCE(g->exec_successor);
+	int state = READ_ONCE(g->exit_state);
+
+	if (successor)
+		snprintf(w->fate, sizeof(w->fate),
+			 "released by an exec: tid %d took over its pid", successor);
+	else if (!pid_alive(g))
+		snprintf(w->fate, sizeof(w->fate), "exited and was unhashed (release_task)");
+	else if (state == EXIT_ZOMBIE)
+		snprintf(w->fate, sizeof(w->fate), "a zombie leader, still hashed");
+	else if (READ_ONCE(g->flags) & PF_EXITING)
+		snprintf(w->fate, sizeof(w->fate), "exiting, still hashed");
+	else
+		snprintf(w->fate, sizeof(w->fate), "alive and hashed");
+}
+
+static void walk_cut_short(struct cgt_walk *w, const char *why)
+{
+	struct cgt_thread *self = cgt_self;
+	char evidence[384];
+
+	w->overran = true;
+	walk_fate(w);
+	snprintf(evidence, sizeof(evidence),
+		 "walk: %s from tid %d (%s)\nsteps: %ld\nstart thread: %s\nwhy: %s\n",
+		 cgt_iter_name(w->iter), w->start_pid,
+		 thread_group_leader(w->start) ? "group leader" : "not the group leader",
+		 w->steps, w->fate, why);
+	cgt_fail(CGT_DET_LIVELOCK, self ? self->id : 0, evidence,
+		 "%s walk from tid %d went %ld steps without ending; the start thread %s",
+		 cgt_iter_name(w->iter), w->start_pid, w->steps, w->fate);
+}
+
 static struct task *walk_visit(struct cgt_walk *w, struct task *t)
 {
+	struct cgt_thread *self = cgt_self;
+
 	w->cur = t;
-	if (!t)
+	if (!t) {
+		if (self)
+			WRITE_ONCE(self->walk_active, 0);
 		return NULL;
+	}
 	w->steps++;
+	if (self)
+		WRITE_ONCE(self->walk_steps, w->steps);
 	if (!READ_ONCE(t->exit_state))
 		w->live++;
 	return t;
@@ -50,11 +96,20 @@ static struct task *walk_visit(struct cgt_walk *w, struct task *t)
 
 struct task *cgt_walk_first(struct cgt_walk *w, struct task *start, enum cgt_iter iter)
 {
+	struct cgt_thread *self = cgt_self;
 	struct cds_list_head *head, *first;
 
 	memset(w, 0, sizeof(*w));
 	w->iter = iter;
 	w->start = start;
+	w->start_pid = READ_ONCE(start->pid);
+	if (self) {
+		WRITE_ONCE(self->walk_abort, 0);
+		WRITE_ONCE(self->walk_start_pid, w->start_pid);
+		WRITE_ONCE(self->walk_steps, 0);
+		WRITE_ONCE(self->walk_since_ns, cgt_clock_ns());
+		WRITE_ONCE(self->walk_active, 1);
+	}
 	cgt_point(CGT_PT_WALK_START, w);
 	if (iter == CGT_ITER_WHILE_EACH)
 		return walk_visit(w, start);	/* it always visits g itself */
@@ -65,12 +120,17 @@ struct task *cgt_walk_first(struct cgt_walk *w, struct task *start, enum cgt_ite
 
 struct task *cgt_walk_next(struct cgt_walk *w)
 {
+	struct cgt_thread *self = cgt_self;
 	struct cds_list_head *head, *next;
 	struct task *t;
 
 	cgt_point(CGT_PT_WALK_STEP, w);
 	if (w->steps >= cgt_model_cfg()->walk_limit) {
-		w->overran = true;
+		walk_cut_short(w, "more steps than the group could ever hold");
+		return walk_visit(w, NULL);
+	}
+	if (self && READ_ONCE(self->walk_abort)) {
+		walk_cut_short(w, "the livelock watchdog found it older than --stall");
 		return walk_visit(w, NULL);
 	}
 	if (w->iter == CGT_ITER_WHILE_EACH) {
@@ -86,15 +146,22 @@ struct task *cgt_walk_next(struct cgt_walk *w)
  * fill_stats_for_tgid (kernel/taskstats.c): sum a statistic over every thread of the group
  * found by @tgid. lock_task_sighand() there fails once the task is released; pid_alive()
  * is that check here. Returns -ESRCH if there is no such task, -ELOOP on a livelock.
+ *
+ * The two walk bugs put back the 3.13 code: while_each from whatever thread the pid names
+ * (walk-from-exiting), or from its group leader (walk-leader-exec).
  */
 int fill_stats_for_tgid(int tgid, enum cgt_iter iter, struct cgt_walk *w)
 {
 	struct task *first, *t;
 	int ret = 0;
 
+	if (cgt_bug(CGT_BUG_WALK_FROM_EXITING) || cgt_bug(CGT_BUG_WALK_LEADER_EXEC))
+		iter = CGT_ITER_WHILE_EACH;
 	rcu_read_lock();
 	cgt_point(CGT_PT_RCU_ENTER, NULL);
 	first = find_task_by_vpid(tgid);
+	if (first && cgt_bug(CGT_BUG_WALK_LEADER_EXEC))
+		first = READ_ONCE(first->group_leader);
 	if (!first || !pid_alive(first)) {
 		memset(w, 0, sizeof(*w));
 		ret = -ESRCH;
@@ -108,4 +175,82 @@ int fill_stats_for_tgid(int tgid, enum cgt_iter iter, struct cgt_walk *w)
 out:
 	rcu_read_unlock();
 	return ret;
+}
+
+/*
+ * next_tid (fs/proc/base.c): the thread after @start, with a reference, or NULL after the
+ * last. @start is held by reference only, outside any RCU section: if it has been unhashed,
+ * its ->thread_group.next may point at a thread that has since been freed, which is why the
+ * kernel checks pid_alive() first (no-pid-alive leaves the check out).
+ */
+static struct task *next_tid(struct task *start)
+{
+	struct task *pos = NULL;
+
+	rcu_read_lock();
+	cgt_point(CGT_PT_RCU_ENTER, start);
+	if (cgt_bug(CGT_BUG_NO_PID_ALIVE) || pid_alive(start)) {
+		pos = next_thread(start);
+		if (thread_group_leader(pos))
+			pos = NULL;
+		else
+			get_task_struct(pos);
+	}
+	rcu_read_unlock();
+	put_task_struct(start);
+	return pos;
+}
+
+/*
+ * proc_task_readdir (fs/proc/base.c): list /proc/<tgid>/task one thread at a time, holding
+ * only a reference to the current thread between the steps (first_tid, then next_tid).
+ * Returns -ESRCH if there is no such process.
+ */
+int proc_task_readdir(int tgid, long *nr)
+{
+	struct task *pos;
+
+	*nr = 0;
+	rcu_read_lock();
+	pos = find_task_by_vpid(tgid);
+	if (pos)
+		pos = READ_ONCE(pos->group_leader);
+	if (pos)
+		get_task_struct(pos);
+	rcu_read_unlock();
+	if (!pos)
+		return -ESRCH;
+	while (pos) {
+		cgt_point(CGT_PT_READDIR_STEP, pos);	/* filldir: the reader may sleep here */
+		if (++*nr > cgt_model_cfg()->walk_limit) {
+			put_task_struct(pos);
+			break;
+		}
+		pos = next_tid(pos);
+	}
+	return 0;
+}
+
+/*
+ * do_each_pid_task(pgrp, PIDTYPE_PGID, p) under read_lock(&tasklist_lock), as kill_pgrp()
+ * and getpriority(PRIO_PGRP) walk a process group: the readers that keep tasklist_lock busy.
+ */
+int cgt_pgrp_walk(int pgid, long *nr)
+{
+	struct cds_hlist_node *pos;
+	struct pid *pid;
+
+	*nr = 0;
+	cgt_read_lock(&tasklist_lock);
+	rcu_read_lock();
+	pid = find_vpid(pgid);
+	if (pid) {
+		cds_hlist_for_each_rcu(pos, &pid->tasks[PIDTYPE_PGID]) {
+			cgt_point(CGT_PT_PGRP_STEP, NULL);
+			++*nr;
+		}
+	}
+	rcu_read_unlock();
+	cgt_read_unlock(&tasklist_lock);
+	return pid ? 0 : -ESRCH;
 }

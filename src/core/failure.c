@@ -1,0 +1,94 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compiler.h"
+#include "failure.h"
+#include "thread.h"
+
+const char *const cgt_detector_names[CGT_NR_DETECTORS] = {
+#define X(id, name, desc) [CGT_DET_##id] = name,
+	CGT_DETECTORS(X)
+#undef X
+};
+
+const char *const cgt_detector_descs[CGT_NR_DETECTORS] = {
+#define X(id, name, desc) [CGT_DET_##id] = desc,
+	CGT_DETECTORS(X)
+#undef X
+};
+
+static pthread_mutex_t failure_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct cgt_failure failures[CGT_MAX_FAILURES];
+static int nfailures;
+static long counts[CGT_NR_DETECTORS];
+static void (*first_hook)(void);
+
+void cgt_fail(enum cgt_detector det, int thread_id, const char *evidence, const char *fmt, ...)
+{
+	void (*hook)(void) = NULL;
+	va_list ap;
+
+	pthread_mutex_lock(&failure_lock);
+	if (nfailures < CGT_MAX_FAILURES) {
+		struct cgt_failure *f = &failures[nfailures++];
+
+		f->detector = det;
+		f->ns = cgt_clock_ns();
+		f->thread_id = thread_id;
+		va_start(ap, fmt);
+		vsnprintf(f->summary, sizeof(f->summary), fmt, ap);
+		va_end(ap);
+		f->evidence = evidence ? strdup(evidence) : NULL;
+	}
+	if (!__atomic_fetch_add(&counts[det], 1, __ATOMIC_RELAXED) && cgt_failures_total() == 1)
+		hook = first_hook;
+	pthread_mutex_unlock(&failure_lock);
+	if (hook)
+		hook();
+}
+
+long cgt_failure_count(enum cgt_detector det)
+{
+	return __atomic_load_n(&counts[det], __ATOMIC_RELAXED);
+}
+
+long cgt_failures_total(void)
+{
+	long n = 0;
+
+	for (int i = 0; i < CGT_NR_DETECTORS; i++)
+		n += cgt_failure_count((enum cgt_detector)i);
+	return n;
+}
+
+int cgt_failures_get(struct cgt_failure *out, int max)
+{
+	int n;
+
+	pthread_mutex_lock(&failure_lock);
+	n = nfailures < max ? nfailures : max;
+	memcpy(out, failures, (size_t)n * sizeof(*out));
+	pthread_mutex_unlock(&failure_lock);
+	return n;
+}
+
+void cgt_failures_reset(void)
+{
+	pthread_mutex_lock(&failure_lock);
+	for (int i = 0; i < nfailures; i++)
+		free(failures[i].evidence);
+	nfailures = 0;
+	memset(counts, 0, sizeof(counts));
+	pthread_mutex_unlock(&failure_lock);
+}
+
+void cgt_failure_set_first_hook(void (*hook)(void))
+{
+	pthread_mutex_lock(&failure_lock);
+	first_hook = hook;
+	pthread_mutex_unlock(&failure_lock);
+}

@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Where every detector reports: a failure names its detector, when it was seen, a one-line
+ * summary and its evidence (free text, several lines). The report writer reads them back.
+ */
+#ifndef CGT_FAILURE_H
+#define CGT_FAILURE_H
+
+#include <stdint.h>
+
+#define CGT_DETECTORS(X)						\
+	X(LIVELOCK,	"livelock",	"a walk that cannot end")		\
+	X(HANG,		"hang",		"a thread blocked past --stall")	\
+	X(LOCK_ORDER,	"lock-order",	"two locks taken in both orders")	\
+	X(RCU_NESTING,	"rcu-nesting",	"a sleeping lock inside rcu_read_lock")	\
+	X(STARVATION,	"starvation",	"a writer passed over past --starve")	\
+	X(INVARIANT,	"invariant",	"the model's linkage broken")		\
+	X(TSAN,		"tsan",		"a data race (ThreadSanitizer)")	\
+	X(ASAN,		"asan",		"a memory error (AddressSanitizer)")	\
+	X(DEADLINE,	"deadline",	"the run overran its hard deadline")
+
+enum cgt_detector {
+#define X(id, name, desc) CGT_DET_##id,
+	CGT_DETECTORS(X)
+#undef X
+	CGT_NR_DETECTORS
+};
+
+extern const char *const cgt_detector_names[CGT_NR_DETECTORS];
+extern const char *const cgt_detector_descs[CGT_NR_DETECTORS];
+
+#define CGT_MAX_FAILURES	32
+
+struct cgt_failure {
+	enum cgt_detector detector;
+	uint64_t ns;			/* since the run started */
+	int thread_id;			/* harness thread that saw it, 0 if none */
+	char summary[256];
+	char *evidence;			/* malloc'd, may be NULL */
+};
+
+void cgt_fail(enum cgt_detector det, int thread_id, const char *evidence, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+/* Counts per detector, and the first failures kept in full; caller frees nothing. */
+long cgt_failure_count(enum cgt_detector det);
+long cgt_failures_total(void);
+int cgt_failures_get(struct cgt_failure *out, int max);
+void cgt_failures_reset(void);
+/* Called once, on the first failure (e.g. to stop a run early). */
+void cgt_failure_set_first_hook(void (*hook)(void));
+
+#endif

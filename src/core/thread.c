@@ -1,0 +1,135 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The registry of harness threads, their clock, and the graveyard that keeps the last stories. */
+#include <pthread.h>
+#include <string.h>
+#include <time.h>
+
+#include "thread.h"
+
+#define GRAVEYARD_SIZE	64
+
+__thread struct cgt_thread *cgt_self;
+
+static pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct cgt_thread *registry;
+static int next_id;
+static struct cgt_thread graveyard[GRAVEYARD_SIZE];
+static unsigned int graveyard_next;
+static uint64_t clock_base;
+
+static uint64_t raw_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+void cgt_clock_reset(void)
+{
+	WRITE_ONCE(clock_base, raw_ns());
+}
+
+uint64_t cgt_clock_ns(void)
+{
+	return raw_ns() - READ_ONCE(clock_base);
+}
+
+void cgt_thread_register(struct cgt_thread *t, enum cgt_role role, int pid)
+{
+	memset(t, 0, sizeof(*t));
+	t->role = role;
+	t->pid = pid;
+	t->heartbeat_ns = cgt_clock_ns();
+	pthread_mutex_lock(&registry_lock);
+	t->id = ++next_id;
+	t->next = registry;
+	registry = t;
+	pthread_mutex_unlock(&registry_lock);
+	cgt_self = t;
+}
+
+void cgt_thread_copy(struct cgt_thread *dst, const struct cgt_thread *src)
+{
+	const long *s = (const long *)src;
+	long *d = (long *)dst;
+
+	_Static_assert(sizeof(*src) % sizeof(long) == 0, "cgt_thread must be long-aligned");
+	for (size_t i = 0; i < sizeof(*src) / sizeof(long); i++)
+		d[i] = __atomic_load_n(&s[i], __ATOMIC_RELAXED);
+}
+
+void cgt_thread_unregister(struct cgt_thread *t)
+{
+	struct cgt_thread **pp;
+
+	pthread_mutex_lock(&registry_lock);
+	for (pp = &registry; *pp; pp = &(*pp)->next) {
+		if (*pp == t) {
+			*pp = t->next;
+			break;
+		}
+	}
+	cgt_thread_copy(&graveyard[graveyard_next++ % GRAVEYARD_SIZE], t);
+	pthread_mutex_unlock(&registry_lock);
+	if (cgt_self == t)
+		cgt_self = NULL;
+}
+
+void cgt_threads_lock(void)
+{
+	pthread_mutex_lock(&registry_lock);
+}
+
+void cgt_threads_unlock(void)
+{
+	pthread_mutex_unlock(&registry_lock);
+}
+
+struct cgt_thread *cgt_threads_first(void)
+{
+	return registry;
+}
+
+/* The most recently finished threads, newest first; caller holds the registry lock. */
+int cgt_threads_graveyard(struct cgt_thread **out, int max)
+{
+	unsigned int n = graveyard_next < GRAVEYARD_SIZE ? graveyard_next : GRAVEYARD_SIZE;
+	int i;
+
+	for (i = 0; i < (int)n && i < max; i++)
+		out[i] = &graveyard[(graveyard_next - 1 - (unsigned int)i) % GRAVEYARD_SIZE];
+	return i;
+}
+
+void cgt_threads_reset(void)
+{
+	pthread_mutex_lock(&registry_lock);
+	registry = NULL;
+	graveyard_next = 0;
+	memset(graveyard, 0, sizeof(graveyard));
+	pthread_mutex_unlock(&registry_lock);
+}
+
+void cgt_wait_begin(const void *obj, const char *name, enum cgt_wait_kind kind)
+{
+	struct cgt_thread *t = cgt_self;
+
+	if (!t)
+		return;
+	WRITE_ONCE(t->wait_name, name);
+	WRITE_ONCE(t->wait_kind, (int)kind);
+	WRITE_ONCE(t->wait_since_ns, cgt_clock_ns());
+	WRITE_ONCE(t->wait_reported, 0);
+	__atomic_store_n(&t->wait_obj, obj, __ATOMIC_RELEASE);
+}
+
+void cgt_wait_end(void)
+{
+	struct cgt_thread *t = cgt_self;
+
+	if (!t)
+		return;
+	__atomic_store_n(&t->wait_obj, NULL, __ATOMIC_RELEASE);
+	WRITE_ONCE(t->wait_kind, CGT_WAIT_NONE);
+}

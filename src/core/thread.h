@@ -1,0 +1,118 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What the harness knows of each of its threads, kept by the thread itself and read by the
+ * detectors: its role and model tid, a heartbeat, the lock or grace period it waits for,
+ * the locks it holds (as lockdep's held_locks), its RCU nesting, its current walk, and a ring
+ * of its last events (the story a report tells). Fields read by other threads are atomics.
+ */
+#ifndef CGT_THREAD_H
+#define CGT_THREAD_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "compiler.h"
+
+enum cgt_role { CGT_ROLE_DRIVER, CGT_ROLE_ACTOR, CGT_ROLE_WALKER, CGT_ROLE_WATCHDOG };
+
+enum cgt_wait_kind {
+	CGT_WAIT_NONE,
+	CGT_WAIT_READ,		/* a lock, for reading */
+	CGT_WAIT_WRITE,		/* a lock, for writing */
+	CGT_WAIT_GP,		/* an RCU grace period (synchronize_rcu) */
+	CGT_WAIT_GROUP_EXIT,	/* de_thread: the rest of the group to go */
+};
+
+#define CGT_MAX_HELD	8
+#define CGT_RING_SIZE	64	/* a power of two */
+
+struct cgt_event {
+	uint64_t ns;			/* monotonic, since the run started */
+	uint16_t point;			/* enum cgt_point_id */
+	int16_t side;			/* lock side, or -1 */
+	int32_t pid;			/* the task concerned, 0 if none */
+	const char *name;		/* static: a lock's name, or NULL */
+};
+
+struct cgt_held {
+	const void *lock;
+	const char *name;
+	int write;
+	uint64_t since_ns;
+};
+
+struct cgt_thread {
+	int id;				/* harness thread number, never reused */
+	int role;			/* enum cgt_role */
+	int pid;			/* model tid, for an actor (changes on exec) */
+	int parked;			/* held still by the driver: not hung */
+	uint64_t heartbeat_ns;		/* last marked point passed */
+	/* what it waits for */
+	const void *wait_obj;
+	const char *wait_name;
+	int wait_kind;			/* enum cgt_wait_kind */
+	uint64_t wait_since_ns;
+	int wait_static;		/* the lock lives as long as the run */
+	long wait_passed_seen;		/* the lock's passed-over count when the wait began */
+	int wait_reported;		/* the hang watchdog has reported this wait */
+	/* what it holds */
+	int nheld;
+	struct cgt_held held[CGT_MAX_HELD];
+	int rcu_depth;
+	uint64_t rcu_since_ns;
+	/* its thread-group walk, for the livelock watchdog */
+	int walk_active;
+	int walk_start_pid;
+	long walk_steps;
+	uint64_t walk_since_ns;
+	int walk_abort;			/* set by the watchdog: stop this walk */
+	/* its story */
+	uint32_t ring_head;
+	struct cgt_event ring[CGT_RING_SIZE];
+	struct cgt_thread *next;	/* on the registry, under its lock */
+};
+
+extern __thread struct cgt_thread *cgt_self;
+
+/* Registering a thread makes it visible to the detectors and gives it a ring. */
+void cgt_thread_register(struct cgt_thread *t, enum cgt_role role, int pid);
+void cgt_thread_unregister(struct cgt_thread *t);
+uint64_t cgt_clock_ns(void);		/* monotonic ns since cgt_clock_reset() */
+void cgt_clock_reset(void);
+
+/* Walk the live threads (and the last ones to finish) under the registry lock. */
+void cgt_threads_lock(void);
+void cgt_threads_unlock(void);
+struct cgt_thread *cgt_threads_first(void);
+/* Recently finished threads, kept for their stories. */
+int cgt_threads_graveyard(struct cgt_thread **out, int max);
+void cgt_threads_reset(void);
+/* Copy a thread's state with atomic loads: it may still be running. */
+void cgt_thread_copy(struct cgt_thread *dst, const struct cgt_thread *src);
+
+static inline void cgt_event_record(int point, int side, int pid, const char *name)
+{
+	struct cgt_thread *t = cgt_self;
+	struct cgt_event *e;
+	uint64_t now;
+	uint32_t i;
+
+	if (!t)
+		return;
+	now = cgt_clock_ns();
+	i = READ_ONCE(t->ring_head);
+	e = &t->ring[i & (CGT_RING_SIZE - 1)];
+	WRITE_ONCE(e->ns, now);
+	WRITE_ONCE(e->point, (uint16_t)point);
+	WRITE_ONCE(e->side, (int16_t)side);
+	WRITE_ONCE(e->pid, pid);
+	WRITE_ONCE(e->name, name);
+	__atomic_store_n(&t->ring_head, i + 1, __ATOMIC_RELEASE);
+	WRITE_ONCE(t->heartbeat_ns, now);
+}
+
+/* A blocking wait the hang watchdog should see (lock waits are tracked by the lock layer). */
+void cgt_wait_begin(const void *obj, const char *name, enum cgt_wait_kind kind);
+void cgt_wait_end(void);
+
+#endif

@@ -1,0 +1,100 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The point hook of a run: every marked point leaves an event in its thread's ring (what a
+ * report tells as the story) and a heartbeat, and, with --perturb, sometimes a short delay or
+ * a yield, seeded per thread, to widen race windows.
+ */
+#include <sched.h>
+#include <time.h>
+
+#include "detect.h"
+#include "../core/prng.h"
+#include "../core/thread.h"
+#include "../model/model.h"
+
+static int perturb_permille;
+static uint64_t perturb_seed;
+static __thread struct prng perturb_rng;
+static __thread int perturb_rng_for;	/* the thread id the generator was seeded for */
+
+static void perturb(void)
+{
+	struct cgt_thread *t = cgt_self;
+	struct timespec ts = { 0, 0 };
+	uint32_t r;
+
+	if (!t)
+		return;
+	if (perturb_rng_for != t->id) {
+		prng_seed(&perturb_rng, perturb_seed, 0x9e37u + (uint64_t)t->id);
+		perturb_rng_for = t->id;
+	}
+	r = prng_below(&perturb_rng, 1000);
+	if (r >= (uint32_t)perturb_permille)
+		return;
+	if (r & 1) {
+		sched_yield();
+		return;
+	}
+	ts.tv_nsec = 1000 + (long)prng_below(&perturb_rng, 200000);	/* 1 to 200 us */
+	nanosleep(&ts, NULL);
+}
+
+static void record_point(enum cgt_point_id id, const void *obj)
+{
+	const char *name = NULL;
+	int pid = 0;
+
+	switch (id) {
+	case CGT_PT_LOCK_WAIT:
+	case CGT_PT_LOCK_HELD:
+	case CGT_PT_LOCK_RELEASE:
+		name = ((const struct cgt_lock *)obj)->name;
+		break;
+	case CGT_PT_WALK_START:
+		pid = ((const struct cgt_walk *)obj)->start_pid;
+		break;
+	case CGT_PT_WALK_STEP:
+	case CGT_PT_ITER_STEP:
+	case CGT_PT_PGRP_STEP:
+		/* too many to keep: a heartbeat, and a chance to perturb */
+		if (cgt_self)
+			WRITE_ONCE(cgt_self->heartbeat_ns, cgt_clock_ns());
+		goto out;
+	case CGT_PT_FORK_ALLOC:
+	case CGT_PT_FORK_LINKED:
+	case CGT_PT_EXIT_SIGNALS:
+	case CGT_PT_EXIT_CGROUP:
+	case CGT_PT_EXIT_NOTIFY:
+	case CGT_PT_RELEASE:
+	case CGT_PT_EXEC_ZAP:
+	case CGT_PT_EXEC_WAIT:
+	case CGT_PT_EXEC_SWITCH:
+	case CGT_PT_ATTACH_SNAPSHOT:
+	case CGT_PT_ATTACH_MOVE:
+	case CGT_PT_READDIR_STEP:
+		pid = READ_ONCE(((const struct task *)obj)->pid);
+		break;
+	case CGT_PT_GP_WAIT:
+		name = "rcu grace period";
+		break;
+	default:
+		break;
+	}
+	cgt_event_record(id, -1, pid, name);
+out:
+	if (perturb_permille)
+		perturb();
+}
+
+void cgt_events_install(int perturb_pm, uint64_t seed)
+{
+	perturb_permille = perturb_pm;
+	perturb_seed = seed;
+	cgt_point_set_hook(record_point);
+}
+
+void cgt_events_remove(void)
+{
+	cgt_point_set_hook(NULL);
+}

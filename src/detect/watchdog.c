@@ -1,0 +1,291 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The watchdog: a thread that looks at every harness thread ten times a second.
+ *
+ * livelock   a walk older than --stall is told to stop (the walker itself then reports,
+ *            from inside its RCU section, what became of its start thread);
+ * hang       a thread blocked longer than --stall is reported as the kernel's hung-task
+ *            report would be, with the wait-for picture over every model lock and the RCU
+ *            grace period, and the deadlock cycle when there is one;
+ * starvation a writer waiting longer than --starve while readers keep passing it;
+ * deadline   past the hard deadline, the run is told to write what it has and leave.
+ */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "detect.h"
+#include "../core/failure.h"
+#include "../core/thread.h"
+#include "../locks/lock.h"
+
+#define WATCH_PERIOD_NS	100000000L
+#define MAX_SNAP	4096
+
+static struct cgt_detect_config dcfg;
+static pthread_t watchdog;
+static int watchdog_stop;
+static bool watchdog_running;
+
+static const char *const role_names[] = {
+	[CGT_ROLE_DRIVER] = "driver", [CGT_ROLE_ACTOR] = "actor",
+	[CGT_ROLE_WALKER] = "walker", [CGT_ROLE_WATCHDOG] = "watchdog",
+};
+
+static const char *wait_desc(int kind)
+{
+	switch (kind) {
+	case CGT_WAIT_READ:	  return "read";
+	case CGT_WAIT_WRITE:	  return "write";
+	case CGT_WAIT_GP:	  return "grace period";
+	case CGT_WAIT_GROUP_EXIT: return "group exit";
+	default:		  return "";
+	}
+}
+
+/* How long ago @since was; a copy taken while the thread moved on can be in the future. */
+static uint64_t age(uint64_t now, uint64_t since)
+{
+	return since < now ? now - since : 0;
+}
+
+/* A consistent-enough copy of every live thread, taken under the registry lock. */
+struct snap {
+	struct cgt_thread *live;	/* the thread itself, valid under the registry lock only */
+	struct cgt_thread s;
+};
+
+static int snapshot(struct snap *out, int max)
+{
+	struct cgt_thread *t;
+	int n = 0;
+
+	for (t = cgt_threads_first(); t && n < max; t = t->next) {
+		out[n].live = t;
+		cgt_thread_copy(&out[n].s, t);
+		n++;
+	}
+	return n;
+}
+
+/* Does @h stand in @w's way? Holding what @w waits for, or (an RCU reader) its grace period. */
+static bool blocks(const struct cgt_thread *w, const struct cgt_thread *h)
+{
+	if (w == h || !w->wait_obj)
+		return false;
+	if (w->wait_kind == CGT_WAIT_GP)
+		return h->rcu_depth > 0 && h->rcu_since_ns <= w->wait_since_ns;
+	if (w->wait_kind != CGT_WAIT_READ && w->wait_kind != CGT_WAIT_WRITE)
+		return false;
+	for (int i = 0; i < h->nheld && i < CGT_MAX_HELD; i++)
+		if (h->held[i].lock == w->wait_obj &&
+		    (w->wait_kind == CGT_WAIT_WRITE || h->held[i].write))
+			return true;
+	/* a writer-preferring lock makes new readers queue behind a waiting writer */
+	return w->wait_kind == CGT_WAIT_READ && h->wait_obj == w->wait_obj &&
+	       h->wait_kind == CGT_WAIT_WRITE && h->wait_since_ns < w->wait_since_ns;
+}
+
+/* Depth-first search for a cycle through @from; fills @path, returns its length or 0. */
+static int find_cycle(struct snap *v, int n, int from, int at, int *path, int depth, bool *seen)
+{
+	if (depth >= 16)
+		return 0;
+	path[depth] = at;
+	seen[at] = true;
+	for (int j = 0; j < n; j++) {
+		if (!blocks(&v[at].s, &v[j].s))
+			continue;
+		if (j == from)
+			return depth + 1;
+		if (!seen[j]) {
+			int len = find_cycle(v, n, from, j, path, depth + 1, seen);
+
+			if (len)
+				return len;
+		}
+	}
+	return 0;
+}
+
+static size_t describe(char *buf, size_t len, const struct cgt_thread *t, uint64_t now)
+{
+	size_t off = 0;
+
+#define put(...) do { if (off < len) off += (size_t)snprintf(buf + off, len - off, __VA_ARGS__); } while (0)
+	put("  thread %d (%s", t->id, role_names[t->role]);
+	if (t->pid)
+		put(", tid %d", t->pid);
+	put(")");
+	if (t->rcu_depth)
+		put(" in rcu_read_lock for %.2f s;", (double)age(now, t->rcu_since_ns) / 1e9);
+	for (int i = 0; i < t->nheld && i < CGT_MAX_HELD; i++)
+		put(" holds %s (%s) for %.2f s;", t->held[i].name,
+		    t->held[i].write ? "write" : "read", (double)age(now, t->held[i].since_ns) / 1e9);
+	if (t->wait_obj)
+		put(" waits for %s (%s) for %.2f s", t->wait_name, wait_desc(t->wait_kind),
+		    (double)age(now, t->wait_since_ns) / 1e9);
+	if (t->walk_active)
+		put(" walking from tid %d, %ld steps", t->walk_start_pid, t->walk_steps);
+	put("\n");
+#undef put
+	return off;
+}
+
+/* Only the threads that wait, hold a model lock or read under RCU are in the picture. */
+static size_t picture(char *buf, size_t len, struct snap *v, int n, uint64_t now)
+{
+	size_t off = 0;
+
+	for (int i = 0; i < n && off < len; i++) {
+		const struct cgt_thread *t = &v[i].s;
+
+		if (t->wait_obj || t->nheld || t->rcu_depth)
+			off += describe(buf + off, len - off, t, now);
+	}
+	return off;
+}
+
+void cgt_waitfor_picture(char *buf, size_t len)
+{
+	struct snap *v = calloc(MAX_SNAP, sizeof(*v));
+	int n;
+
+	buf[0] = '\0';
+	if (!v)
+		return;
+	cgt_threads_lock();
+	n = snapshot(v, MAX_SNAP);
+	cgt_threads_unlock();
+	picture(buf, len, v, n, cgt_clock_ns());
+	free(v);
+}
+
+static void report_hang(struct snap *v, int n, int i, uint64_t now)
+{
+	const struct cgt_thread *t = &v[i].s;
+	bool seen[MAX_SNAP];
+	int path[16], len;
+	size_t off = 0, cap = 16384;
+	char *ev = malloc(cap);
+
+	if (!ev)
+		return;
+	memset(seen, 0, sizeof(bool) * (size_t)n);
+	len = find_cycle(v, n, i, i, path, 0, seen);
+	off += (size_t)snprintf(ev + off, cap - off,
+				"INFO: thread %d (%s, tid %d) blocked for more than %.0f seconds,\n"
+				"waiting for %s (%s)\n\nwait-for picture:\n",
+				t->id, role_names[t->role], t->pid, dcfg.stall, t->wait_name,
+				wait_desc(t->wait_kind));
+	off += picture(ev + off, cap - off, v, n, now);
+	if (len && off < cap) {
+		off += (size_t)snprintf(ev + off, cap - off, "\ndeadlock cycle:");
+		for (int k = 0; k < len && off < cap; k++)
+			off += (size_t)snprintf(ev + off, cap - off, " thread %d ->", v[path[k]].s.id);
+		if (off < cap)
+			off += (size_t)snprintf(ev + off, cap - off, " thread %d\n", t->id);
+		for (int k = 0; k < len && off < cap; k++) {
+			const struct cgt_thread *a = &v[path[k]].s, *b = &v[path[(k + 1) % len]].s;
+
+			off += (size_t)snprintf(ev + off, cap - off,
+				a->wait_kind == CGT_WAIT_GP ?
+				"  thread %d waits for an RCU grace period (%s), held up by thread %d%s\n" :
+				"  thread %d waits for %s, held by thread %d%s\n",
+				a->id, a->wait_name, b->id,
+				a->wait_kind == CGT_WAIT_GP ? " inside rcu_read_lock" : "");
+		}
+	}
+	cgt_fail(CGT_DET_HANG, t->id, ev,
+		 "thread %d (%s, tid %d) blocked %.1f s waiting for %s (%s)%s",
+		 t->id, role_names[t->role], t->pid, (double)age(now, t->wait_since_ns) / 1e9,
+		 t->wait_name, wait_desc(t->wait_kind),
+		 len ? "; deadlock cycle found" : "");
+	free(ev);
+}
+
+static void watch_once(struct snap *v)
+{
+	uint64_t stall = (uint64_t)(dcfg.stall * 1e9), starve = (uint64_t)(dcfg.starve * 1e9);
+	uint64_t now;
+	int hung = -1, n;
+
+	cgt_threads_lock();
+	n = snapshot(v, MAX_SNAP);
+	now = cgt_clock_ns();
+	for (int i = 0; i < n; i++) {
+		struct cgt_thread *t = &v[i].s, *live = v[i].live;
+
+		if (t->walk_active && age(now, t->walk_since_ns) > stall && !t->walk_abort)
+			WRITE_ONCE(live->walk_abort, 1);
+		if (!t->wait_obj || t->parked)
+			continue;
+		if (starve && t->wait_kind == CGT_WAIT_WRITE && t->wait_static &&
+		    age(now, t->wait_since_ns) > starve && !(t->wait_reported & 2)) {
+			const struct cgt_lock *l = t->wait_obj;
+			long passed = __atomic_load_n(&l->passed, __ATOMIC_RELAXED) - t->wait_passed_seen;
+
+			if (passed > 0) {
+				WRITE_ONCE(live->wait_reported, t->wait_reported | 2);
+				cgt_fail(CGT_DET_STARVATION, t->id, NULL,
+					 "thread %d (tid %d) has waited %.2f s to write %s while %ld readers got in ahead of it",
+					 t->id, t->pid, (double)age(now, t->wait_since_ns) / 1e9,
+					 t->wait_name, passed);
+			}
+		}
+		if (age(now, t->wait_since_ns) > stall && !(t->wait_reported & 1) && hung < 0) {
+			WRITE_ONCE(live->wait_reported, t->wait_reported | 1);
+			hung = i;
+		}
+	}
+	cgt_threads_unlock();
+	if (hung >= 0)
+		report_hang(v, n, hung, now);
+}
+
+static void *watchdog_main(void *arg)
+{
+	struct snap *v = calloc(MAX_SNAP, sizeof(*v));
+	struct cgt_thread self;
+	struct timespec ts = { 0, WATCH_PERIOD_NS };
+
+	(void)arg;
+	cgt_thread_register(&self, CGT_ROLE_WATCHDOG, 0);
+	while (v && !__atomic_load_n(&watchdog_stop, __ATOMIC_ACQUIRE)) {
+		nanosleep(&ts, NULL);
+		watch_once(v);
+		if (dcfg.deadline > 0 && cgt_clock_ns() > (uint64_t)(dcfg.deadline * 1e9)) {
+			cgt_fail(CGT_DET_DEADLINE, self.id, NULL,
+				 "the run did not end by its hard deadline (%.0f s)", dcfg.deadline);
+			if (dcfg.on_deadline)
+				dcfg.on_deadline();
+			break;
+		}
+	}
+	cgt_thread_unregister(&self);
+	free(v);
+	return NULL;
+}
+
+int cgt_detect_start(const struct cgt_detect_config *cfg)
+{
+	dcfg = *cfg;
+	cgt_lock_set_starve_ns((uint64_t)(cfg->starve * 1e9));
+	cgt_events_install(cfg->perturb, cfg->seed);
+	__atomic_store_n(&watchdog_stop, 0, __ATOMIC_RELAXED);
+	if (pthread_create(&watchdog, NULL, watchdog_main, NULL))
+		return -1;
+	watchdog_running = true;
+	return 0;
+}
+
+void cgt_detect_stop(void)
+{
+	__atomic_store_n(&watchdog_stop, 1, __ATOMIC_RELEASE);
+	if (watchdog_running)
+		pthread_join(watchdog, NULL);
+	watchdog_running = false;
+	cgt_events_remove();
+}

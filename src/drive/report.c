@@ -1,0 +1,404 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The report of a failed run: results/<run-id>/report.json (jansson; schema in README) and
+ * summary.txt, each written to a temporary file and renamed into place, so a reader never
+ * sees half a report. It holds the whole configuration and seed, the build, every detector's
+ * evidence, the state of the threads that matter and the last events of each (their story).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <jansson.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "run.h"
+#include "../detect/detect.h"
+
+#define CGT_REPORT_VERSION	1
+#define MAX_REPORT_THREADS	64
+
+static const char *const role_names[] = {
+	[CGT_ROLE_DRIVER] = "driver", [CGT_ROLE_ACTOR] = "actor",
+	[CGT_ROLE_WALKER] = "walker", [CGT_ROLE_WATCHDOG] = "watchdog",
+};
+
+static const char *const wait_names[] = {
+	[CGT_WAIT_NONE] = "none", [CGT_WAIT_READ] = "read", [CGT_WAIT_WRITE] = "write",
+	[CGT_WAIT_GP] = "grace period", [CGT_WAIT_GROUP_EXIT] = "group exit",
+};
+
+static int mkdir_p(const char *dir)
+{
+	char path[PATH_MAX];
+	size_t len = strlen(dir);
+
+	if (len >= sizeof(path))
+		return -ENAMETOOLONG;
+	memcpy(path, dir, len + 1);
+	for (char *p = path + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(path, 0777) && errno != EEXIST)
+			return -errno;
+		*p = '/';
+	}
+	if (mkdir(path, 0777) && errno != EEXIST)
+		return -errno;
+	return 0;
+}
+
+int cgt_report_check_dir(const char *dir)
+{
+	int ret = mkdir_p(dir);
+
+	if (ret)
+		return ret;
+	return access(dir, W_OK | X_OK) ? -errno : 0;
+}
+
+/* Write @len bytes to @dir/@name through a temporary file and a rename. */
+static int write_atomic(const char *dir, const char *name, const char *buf, size_t len)
+{
+	char tmp[PATH_MAX], final[PATH_MAX];
+	ssize_t n;
+	int fd;
+
+	snprintf(tmp, sizeof(tmp), "%s/.%s.tmp", dir, name);
+	snprintf(final, sizeof(final), "%s/%s", dir, name);
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0666);
+	if (fd < 0)
+		return -errno;
+	for (size_t off = 0; off < len; off += (size_t)n) {
+		n = write(fd, buf + off, len - off);
+		if (n < 0) {
+			close(fd);
+			unlink(tmp);
+			return -errno;
+		}
+	}
+	if (fsync(fd) || close(fd) || rename(tmp, final)) {
+		unlink(tmp);
+		return -errno;
+	}
+	return 0;
+}
+
+static json_t *config_json(const struct cgt_run_config *cfg)
+{
+	json_t *mix = json_object(), *bugs = json_array();
+
+	for (int op = 0; op < CGT_NR_OPS; op++)
+		json_object_set_new(mix, cgt_op_names[op], json_integer(cfg->mix[op]));
+	for (int b = 0; b < CGT_NR_BUGS; b++)
+		if (cfg->bugs & (1UL << b))
+			json_array_append_new(bugs, json_string(cgt_bug_names[b]));
+	return json_pack("{s:f, s:s, s:i, s:i, s:s, s:s, s:s, s:o, s:i, s:i, s:f, s:f, s:f, s:i,"
+			 " s:o, s:b}",
+			 "duration_s", cfg->duration,
+			 "seed", "", "threads", cfg->threads, "walkers", cfg->walkers,
+			 "iter", cgt_iter_name(cfg->iter), "css_lock", cfg->css_lock->name,
+			 "tasklist_lock", cfg->tasklist_lock->name, "mix", mix,
+			 "clone_thread_pct", cfg->clone_thread_pct, "stack_kib", cfg->stack_kib,
+			 "stall_s", cfg->stall, "starve_s", cfg->starve,
+			 "check_interval_s", cfg->check_interval, "perturb_permille", cfg->perturb,
+			 "bugs", bugs, "stop_on_fail", cfg->stop_on_fail);
+}
+
+static json_t *lines_json(const char *text)
+{
+	json_t *a = json_array();
+
+	while (text && *text) {
+		size_t n = strcspn(text, "\n");
+
+		json_array_append_new(a, json_stringn(text, n));
+		text += n + (text[n] == '\n');
+	}
+	return a;
+}
+
+static json_t *failures_json(const struct cgt_failure *f, int n)
+{
+	json_t *a = json_array();
+
+	for (int i = 0; i < n; i++)
+		json_array_append_new(a, json_pack("{s:s, s:f, s:i, s:s, s:o}",
+				"detector", cgt_detector_names[f[i].detector],
+				"time_s", (double)f[i].ns / 1e9, "thread", f[i].thread_id,
+				"summary", f[i].summary, "evidence", lines_json(f[i].evidence)));
+	return a;
+}
+
+static json_t *stats_json(const struct cgt_stats *s, double elapsed)
+{
+	json_t *ops = json_object();
+
+	for (int op = 0; op < CGT_NR_OPS; op++)
+		json_object_set_new(ops, cgt_op_names[op], json_integer(s->ops[op]));
+	return json_pack("{s:o, s:f, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I,"
+			 " s:I, s:I, s:I}",
+			 "ops", ops, "elapsed_s", elapsed, "peak_live_threads", (json_int_t)s->peak,
+			 "fork_threads", (json_int_t)s->fork_thread,
+			 "fork_at_cap", (json_int_t)s->fork_at_cap,
+			 "fork_eagain", (json_int_t)s->fork_eagain,
+			 "fork_eintr", (json_int_t)s->fork_eintr,
+			 "exec_eagain", (json_int_t)s->exec_eagain, "killed", (json_int_t)s->killed,
+			 "migrate_esrch", (json_int_t)s->migrate_esrch, "walks", (json_int_t)s->walks,
+			 "walk_steps", (json_int_t)s->walk_steps,
+			 "livelocked_walks", (json_int_t)s->livelocks,
+			 "task_iters", (json_int_t)s->iters, "readdirs", (json_int_t)s->readdirs,
+			 "pgrp_walks", (json_int_t)s->pgrp_walks, "checks", (json_int_t)s->checks);
+}
+
+static json_t *locks_json(void)
+{
+	struct cgt_lock_class c[16];
+	int n = cgt_lock_classes(c, 16);
+	json_t *a = json_array();
+
+	for (int i = 0; i < n; i++)
+		json_array_append_new(a, json_pack("{s:s, s:b, s:I, s:I, s:f, s:f, s:I, s:I}",
+				"name", c[i].name, "sleeps", c[i].sleeps,
+				"read_acquisitions", (json_int_t)c[i].acquired[CGT_READ],
+				"write_acquisitions", (json_int_t)c[i].acquired[CGT_WRITE],
+				"worst_read_wait_ms", (double)c[i].wait_max_ns[CGT_READ] / 1e6,
+				"worst_write_wait_ms", (double)c[i].wait_max_ns[CGT_WRITE] / 1e6,
+				"readers_passed_writers", (json_int_t)c[i].passed_over,
+				"worst_passed_one_writer", (json_int_t)c[i].worst_writer_passed));
+	return a;
+}
+
+static json_t *events_json(const struct cgt_thread *t)
+{
+	json_t *a = json_array();
+	uint32_t head = t->ring_head;
+	uint32_t n = head < CGT_RING_SIZE ? head : CGT_RING_SIZE;
+
+	for (uint32_t i = head - n; i != head; i++) {
+		const struct cgt_event *e = &t->ring[i & (CGT_RING_SIZE - 1)];
+		json_t *ev = json_pack("{s:f, s:s}", "t_ms", (double)e->ns / 1e6,
+				       "point", e->point < CGT_NR_POINTS ?
+						cgt_point_names[e->point] : "?");
+
+		if (e->pid)
+			json_object_set_new(ev, "tid", json_integer(e->pid));
+		if (e->name)
+			json_object_set_new(ev, "object", json_string(e->name));
+		json_array_append_new(a, ev);
+	}
+	return a;
+}
+
+static json_t *thread_json(const struct cgt_thread *t, bool finished, uint64_t now)
+{
+	json_t *held = json_array();
+	json_t *o = json_pack("{s:i, s:s, s:i, s:s}", "id", t->id, "role", role_names[t->role],
+			      "tid", t->pid,
+			      "state", finished ? "finished" : t->parked ? "parked" :
+				       t->wait_obj ? "waiting" : "running");
+
+	for (int i = 0; i < t->nheld && i < CGT_MAX_HELD; i++)
+		json_array_append_new(held, json_pack("{s:s, s:s, s:f}", "lock", t->held[i].name,
+				"side", t->held[i].write ? "write" : "read",
+				"for_s", (double)(now - t->held[i].since_ns) / 1e9));
+	json_object_set_new(o, "holds", held);
+	if (t->wait_obj)
+		json_object_set_new(o, "waits_for", json_pack("{s:s, s:s, s:f}", "what",
+				t->wait_name, "kind", wait_names[t->wait_kind],
+				"for_s", (double)(now - t->wait_since_ns) / 1e9));
+	if (t->rcu_depth)
+		json_object_set_new(o, "rcu_read_depth", json_integer(t->rcu_depth));
+	if (t->walk_active)
+		json_object_set_new(o, "walk", json_pack("{s:i, s:I, s:f}", "start_tid",
+				t->walk_start_pid, "steps", (json_int_t)t->walk_steps,
+				"for_s", (double)(now - t->walk_since_ns) / 1e9));
+	json_object_set_new(o, "events", events_json(t));
+	return o;
+}
+
+static bool named_by_failure(const struct cgt_thread *t, const struct cgt_failure *f, int nf)
+{
+	for (int i = 0; i < nf; i++)
+		if (f[i].thread_id == t->id)
+			return true;
+	return false;
+}
+
+/*
+ * The threads worth reading: those a failure names, those that wait, hold a lock, read
+ * under RCU or walk, then the most recently finished. At most MAX_REPORT_THREADS.
+ */
+static json_t *threads_json(const struct cgt_failure *f, int nf)
+{
+	struct cgt_thread *copy = malloc(sizeof(*copy)), *dead[16];
+	json_t *a = json_array();
+	uint64_t now = cgt_clock_ns();
+	int n = 0, ndead;
+
+	if (!copy)
+		return a;
+	cgt_threads_lock();
+	for (int pass = 0; pass < 2; pass++) {
+		for (struct cgt_thread *t = cgt_threads_first(); t && n < MAX_REPORT_THREADS;
+		     t = t->next) {
+			bool named;
+
+			cgt_thread_copy(copy, t);
+			named = named_by_failure(copy, f, nf);
+			if (pass == 0 ? !named : named)
+				continue;
+			if (pass == 1 && !copy->wait_obj && !copy->nheld && !copy->rcu_depth &&
+			    !copy->walk_active)
+				continue;
+			json_array_append_new(a, thread_json(copy, false, now));
+			n++;
+		}
+	}
+	ndead = cgt_threads_graveyard(dead, 16);
+	for (int i = 0; i < ndead && n < MAX_REPORT_THREADS; i++, n++)
+		json_array_append_new(a, thread_json(dead[i], true, now));
+	cgt_threads_unlock();
+	free(copy);
+	return a;
+}
+
+static char *summary_text(const struct cgt_run_config *cfg, const struct cgt_run_result *res,
+			  const struct cgt_failure *f, int nf, json_t *threads)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
+	size_t i;
+	json_t *t;
+
+	if (!m)
+		return NULL;
+	fprintf(m, "cgtorture report %s: %s (%s build), seed %llu\n\n", res->run_id,
+		res->pass ? "PASS" : "FAIL", cgt_build_name(), (unsigned long long)cfg->seed);
+	fprintf(m, "%s\nto run it again: %s\n\n", cfg->banner ? cfg->banner : "",
+		cfg->command ? cfg->command : "");
+	for (int k = 0; k < nf; k++) {
+		fprintf(m, "[%.3f s] %s: %s\n", (double)f[k].ns / 1e9,
+			cgt_detector_names[f[k].detector], f[k].summary);
+		if (f[k].evidence)
+			fprintf(m, "%s\n", f[k].evidence);
+	}
+	if (res->failures > nf)
+		fprintf(m, "... %ld failures in all; the first %d are above\n", res->failures, nf);
+	fprintf(m, "\nThe story: the last events of each thread that matters\n");
+	json_array_foreach(threads, i, t) {
+		json_t *ev;
+		size_t k;
+
+		fprintf(m, "\nthread %lld (%s, tid %lld, %s)\n",
+			json_integer_value(json_object_get(t, "id")),
+			json_string_value(json_object_get(t, "role")),
+			json_integer_value(json_object_get(t, "tid")),
+			json_string_value(json_object_get(t, "state")));
+		json_array_foreach(json_object_get(t, "events"), k, ev) {
+			json_t *tid = json_object_get(ev, "tid"), *obj = json_object_get(ev, "object");
+
+			fprintf(m, "  %10.3f ms  %-16s", json_real_value(json_object_get(ev, "t_ms")),
+				json_string_value(json_object_get(ev, "point")));
+			if (tid)
+				fprintf(m, " tid %lld", json_integer_value(tid));
+			if (obj)
+				fprintf(m, " %s", json_string_value(obj));
+			fputc('\n', m);
+		}
+	}
+	fclose(m);
+	return buf;
+}
+
+static void make_run_id(struct cgt_run_result *res)
+{
+	struct tm tm;
+	time_t now = time(NULL);
+	char when[32];
+
+	if (res->run_id[0])
+		return;
+	localtime_r(&now, &tm);
+	strftime(when, sizeof(when), "%Y%m%d-%H%M%S", &tm);
+	snprintf(res->run_id, sizeof(res->run_id), "%s-%d", when, (int)getpid());
+}
+
+int cgt_report_write(const struct cgt_run_config *cfg, struct cgt_run_result *res)
+{
+	static struct cgt_failure f[CGT_MAX_FAILURES];
+	int nf = cgt_failures_get(f, CGT_MAX_FAILURES);
+	json_t *root, *threads, *config;
+	char seed[32], *text, *summary;
+	int ret;
+
+	make_run_id(res);
+	snprintf(res->report_dir, sizeof(res->report_dir), "%s/%s", cfg->out, res->run_id);
+	ret = mkdir_p(res->report_dir);
+	if (ret)
+		goto fail;
+	snprintf(seed, sizeof(seed), "%llu", (unsigned long long)cfg->seed);
+	config = config_json(cfg);
+	json_object_set_new(config, "seed", json_string(seed));	/* u64: a string stays exact */
+	threads = threads_json(f, nf);
+	root = json_pack("{s:s, s:i, s:s, s:s, s:s, s:s, s:s*, s:o, s:f, s:f, s:b, s:b, s:b, s:I,"
+			 " s:o, s:o, s:o, s:O}",
+			 "schema", "cgtorture-report", "version", CGT_REPORT_VERSION,
+			 "run_id", res->run_id, "verdict", res->pass ? "PASS" : "FAIL",
+			 "command", cfg->command ? cfg->command : "",
+			 "build", cgt_build_name(),
+			 "expected", cfg->expect == CGT_EXPECT_FAIL ? "fail" :
+				     cfg->expect == CGT_EXPECT_PASS ? "pass" : NULL,
+			 "config", config, "elapsed_s", res->elapsed,
+			 "first_failure_s", res->first_failure, "quiesced", res->quiesced,
+			 "finished", res->finished, "interrupted", res->interrupted,
+			 "failures_total", (json_int_t)res->failures,
+			 "failures", failures_json(f, nf), "stats", stats_json(&res->stats, res->elapsed),
+			 "locks", locks_json(), "threads", threads);
+	text = json_dumps(root, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
+	summary = summary_text(cfg, res, f, nf, threads);
+	json_decref(root);
+	json_decref(threads);
+	ret = text ? write_atomic(res->report_dir, "report.json", text, strlen(text)) : -ENOMEM;
+	if (!ret)
+		ret = summary ? write_atomic(res->report_dir, "summary.txt", summary,
+					     strlen(summary)) : -ENOMEM;
+	free(text);
+	free(summary);
+	if (!ret)
+		return 0;
+fail:
+	fprintf(stderr, "cgtorture: cannot write the report in %s: %s\n", res->report_dir,
+		strerror(-ret));
+	res->report_dir[0] = '\0';
+	return ret;
+}
+
+/* Print the summary, write the report of a failure, and choose the exit status. */
+int cgt_run_finish(const struct cgt_run_config *cfg, struct cgt_run_result *res)
+{
+	static int once;
+	bool failed = !res->pass;
+
+	if (__atomic_exchange_n(&once, 1, __ATOMIC_ACQ_REL))
+		return CGT_RUN_EXIT_FAIL;	/* a second path (deadline, ASan) got here too */
+	if (failed || res->interrupted)
+		cgt_report_write(cfg, res);
+	cgt_print_summary(stdout, cfg, res);
+	fflush(stdout);
+	if (res->interrupted && !res->failures)
+		return 128 + res->interrupted;
+	switch (cfg->expect) {
+	case CGT_EXPECT_FAIL:
+		if (!failed)
+			printf("expected a failure, found none\n");
+		return failed ? CGT_RUN_EXIT_OK : CGT_RUN_EXIT_MISSED;
+	default:
+		return failed ? CGT_RUN_EXIT_FAIL : CGT_RUN_EXIT_OK;
+	}
+}
