@@ -11,6 +11,7 @@
 #include <time.h>
 
 #include "tunables.h"
+#include "../detect/detect.h"
 
 enum tunable_kind { T_SECONDS, T_SEED, T_INT, T_ITER, T_LOCK, T_MIX, T_FLAG, T_BUG, T_EXPECT,
 		    T_PATH };
@@ -52,9 +53,11 @@ static const struct tunable tunables[] = {
 	  CFG(stack_kib), 32, 8192 },
 	{ "quiet", T_FLAG, NULL, NULL, "print the summary only",
 	  CFG(quiet), 0, 0 },
-	{ "stall", T_SECONDS, "2", "SECONDS", "a walk older, or a thread blocked longer, is reported",
+	{ "stall", T_SECONDS, NULL, "SECONDS",
+	  "a walk older, or a thread blocked longer, is reported [2; x4 ASan, x8 TSan]",
 	  CFG(stall), 0, 3600 },
-	{ "starve", T_SECONDS, "1", "SECONDS", "a writer passed over by readers this long is starved",
+	{ "starve", T_SECONDS, NULL, "SECONDS",
+	  "a writer passed over by readers this long is starved [1; x4 ASan, x8 TSan]",
 	  CFG(starve), 0, 3600 },
 	{ "check-interval", T_SECONDS, "2", "SECONDS",
 	  "hold the model still and check its invariants this often (0: at the end only)",
@@ -238,6 +241,9 @@ void cgt_tunables_defaults(struct cgt_run_config *cfg)
 		if (tunables[i].def)
 			tunable_set(&tunables[i], tunables[i].def, cfg);
 	cfg->seed = (uint64_t)time(NULL) ^ ((uint64_t)clock() << 32);
+	/* time bounds stretch with the sanitizers' slowdown, so a correct run stays quiet */
+	cfg->stall = 2.0 * cgt_build_slowdown();
+	cfg->starve = 1.0 * cgt_build_slowdown();
 }
 
 int cgt_tunables_parse(int argc, char **argv, struct cgt_run_config *cfg)

@@ -33,6 +33,7 @@ void cgt_waitfor_picture(char *buf, size_t len);
 /* sanitizers.c: reports the sanitizer runtimes made, and a hook for fatal ones. */
 long cgt_sanitizer_reports(void);
 const char *cgt_build_name(void);	/* "plain", "tsan" or "asan" */
+int cgt_build_slowdown(void);		/* how much slower than plain: time bounds scale by it */
 void cgt_sanitizer_on_fatal(void (*fn)(void));
 
 #endif

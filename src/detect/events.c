@@ -5,6 +5,7 @@
  * a yield, seeded per thread, to widen race windows.
  */
 #include <sched.h>
+#include <stdbool.h>
 #include <time.h>
 
 #include "detect.h"
@@ -17,7 +18,8 @@ static uint64_t perturb_seed;
 static __thread struct prng perturb_rng;
 static __thread int perturb_rng_for;	/* the thread id the generator was seeded for */
 
-static void perturb(void)
+/* @slow: a point where the kernel may sleep long (filldir copies to user space). */
+static void perturb(bool slow)
 {
 	struct cgt_thread *t = cgt_self;
 	struct timespec ts = { 0, 0 };
@@ -36,7 +38,8 @@ static void perturb(void)
 		sched_yield();
 		return;
 	}
-	ts.tv_nsec = 1000 + (long)prng_below(&perturb_rng, 200000);	/* 1 to 200 us */
+	/* 1 to 200 us, or to 20 ms at a slow point (liburcu batches callbacks every 10 ms) */
+	ts.tv_nsec = 1000 + (long)prng_below(&perturb_rng, slow ? 20000000 : 200000);
 	nanosleep(&ts, NULL);
 }
 
@@ -84,7 +87,7 @@ static void record_point(enum cgt_point_id id, const void *obj)
 	cgt_event_record(id, -1, pid, name);
 out:
 	if (perturb_permille)
-		perturb();
+		perturb(id == CGT_PT_READDIR_STEP);
 }
 
 void cgt_events_install(int perturb_pm, uint64_t seed)

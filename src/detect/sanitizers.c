@@ -29,6 +29,11 @@ const char *cgt_build_name(void)
 	return "tsan";
 }
 
+int cgt_build_slowdown(void)
+{
+	return 8;
+}
+
 /* Weak in the TSan runtime; returning 0 lets the report through. */
 int __tsan_on_report(const void *report);
 int __tsan_on_report(const void *report)
@@ -45,6 +50,11 @@ int __tsan_on_report(const void *report)
 const char *cgt_build_name(void)
 {
 	return "asan";
+}
+
+int cgt_build_slowdown(void)
+{
+	return 4;
 }
 
 static void asan_report(const char *text)
@@ -71,5 +81,10 @@ __attribute__((constructor)) static void asan_hook_install(void)
 const char *cgt_build_name(void)
 {
 	return "plain";
+}
+
+int cgt_build_slowdown(void)
+{
+	return 1;
 }
 #endif

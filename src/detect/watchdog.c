@@ -88,25 +88,37 @@ static bool blocks(const struct cgt_thread *w, const struct cgt_thread *h)
 	       h->wait_kind == CGT_WAIT_WRITE && h->wait_since_ns < w->wait_since_ns;
 }
 
-/* Depth-first search for a cycle through @from; fills @path, returns its length or 0. */
-static int find_cycle(struct snap *v, int n, int from, int at, int *path, int depth, bool *seen)
+/*
+ * Depth-first search from @at for a cycle in the wait-for graph; the hung thread need not be
+ * on it (it may wait on a cycle). Fills @path with the cycle and returns its length, or 0.
+ */
+static int find_cycle(struct snap *v, int n, int at, int *stack, int depth, char *state,
+		      int *path)
 {
-	if (depth >= 16)
+	if (depth >= 32)
 		return 0;
-	path[depth] = at;
-	seen[at] = true;
+	stack[depth] = at;
+	state[at] = 1;			/* on the stack */
 	for (int j = 0; j < n; j++) {
 		if (!blocks(&v[at].s, &v[j].s))
 			continue;
-		if (j == from)
-			return depth + 1;
-		if (!seen[j]) {
-			int len = find_cycle(v, n, from, j, path, depth + 1, seen);
+		if (state[j] == 1) {
+			int k = depth, len;
+
+			while (stack[k] != j)
+				k--;
+			len = depth - k + 1;
+			memcpy(path, &stack[k], sizeof(int) * (size_t)len);
+			return len;
+		}
+		if (!state[j]) {
+			int len = find_cycle(v, n, j, stack, depth + 1, state, path);
 
 			if (len)
 				return len;
 		}
 	}
+	state[at] = 2;			/* done: no cycle through here */
 	return 0;
 }
 
@@ -166,15 +178,15 @@ void cgt_waitfor_picture(char *buf, size_t len)
 static void report_hang(struct snap *v, int n, int i, uint64_t now)
 {
 	const struct cgt_thread *t = &v[i].s;
-	bool seen[MAX_SNAP];
-	int path[16], len;
+	static char state[MAX_SNAP];
+	int stack[32], path[32], len;
 	size_t off = 0, cap = 16384;
 	char *ev = malloc(cap);
 
 	if (!ev)
 		return;
-	memset(seen, 0, sizeof(bool) * (size_t)n);
-	len = find_cycle(v, n, i, i, path, 0, seen);
+	memset(state, 0, (size_t)n);
+	len = find_cycle(v, n, i, stack, 0, state, path);
 	off += (size_t)snprintf(ev + off, cap - off,
 				"INFO: thread %d (%s, tid %d) blocked for more than %.0f seconds,\n"
 				"waiting for %s (%s)\n\nwait-for picture:\n",
@@ -186,16 +198,20 @@ static void report_hang(struct snap *v, int n, int i, uint64_t now)
 		for (int k = 0; k < len && off < cap; k++)
 			off += (size_t)snprintf(ev + off, cap - off, " thread %d ->", v[path[k]].s.id);
 		if (off < cap)
-			off += (size_t)snprintf(ev + off, cap - off, " thread %d\n", t->id);
+			off += (size_t)snprintf(ev + off, cap - off, " thread %d\n", v[path[0]].s.id);
 		for (int k = 0; k < len && off < cap; k++) {
 			const struct cgt_thread *a = &v[path[k]].s, *b = &v[path[(k + 1) % len]].s;
 
-			off += (size_t)snprintf(ev + off, cap - off,
-				a->wait_kind == CGT_WAIT_GP ?
-				"  thread %d waits for an RCU grace period (%s), held up by thread %d%s\n" :
-				"  thread %d waits for %s, held by thread %d%s\n",
-				a->id, a->wait_name, b->id,
-				a->wait_kind == CGT_WAIT_GP ? " inside rcu_read_lock" : "");
+			if (a->wait_kind == CGT_WAIT_GP)
+				off += (size_t)snprintf(ev + off, cap - off,
+					"  thread %d waits for an RCU grace period, held up by thread %d inside rcu_read_lock\n",
+					a->id, b->id);
+			else
+				off += (size_t)snprintf(ev + off, cap - off,
+					"  thread %d waits for %s (%s), %s thread %d\n", a->id,
+					a->wait_name, wait_desc(a->wait_kind),
+					b->wait_obj == a->wait_obj ? "queued behind the write of" :
+					"held by", b->id);
 		}
 	}
 	cgt_fail(CGT_DET_HANG, t->id, ev,
@@ -235,9 +251,11 @@ static void watch_once(struct snap *v)
 					 t->wait_name, passed);
 			}
 		}
-		if (age(now, t->wait_since_ns) > stall && !(t->wait_reported & 1) && hung < 0) {
+		/* one report per episode: every thread blocked past the stall is in its picture */
+		if (age(now, t->wait_since_ns) > stall && !(t->wait_reported & 1)) {
 			WRITE_ONCE(live->wait_reported, t->wait_reported | 1);
-			hung = i;
+			if (hung < 0)
+				hung = i;
 		}
 	}
 	cgt_threads_unlock();
@@ -245,17 +263,30 @@ static void watch_once(struct snap *v)
 		report_hang(v, n, hung, now);
 }
 
+/* A sanitizer report since the last look is a failure now, not only at the end. */
+static void watch_sanitizers(struct cgt_thread *self, long *seen)
+{
+	long n = cgt_sanitizer_reports();
+
+	if (n > *seen && !strcmp(cgt_build_name(), "tsan"))
+		cgt_fail(CGT_DET_TSAN, self->id, "the ThreadSanitizer reports are on stderr\n",
+			 "ThreadSanitizer reported %ld data race(s) so far", n);
+	*seen = n;
+}
+
 static void *watchdog_main(void *arg)
 {
 	struct snap *v = calloc(MAX_SNAP, sizeof(*v));
 	struct cgt_thread self;
 	struct timespec ts = { 0, WATCH_PERIOD_NS };
+	long sanitizer_seen = 0;
 
 	(void)arg;
 	cgt_thread_register(&self, CGT_ROLE_WATCHDOG, 0);
 	while (v && !__atomic_load_n(&watchdog_stop, __ATOMIC_ACQUIRE)) {
 		nanosleep(&ts, NULL);
 		watch_once(v);
+		watch_sanitizers(&self, &sanitizer_seen);
 		if (dcfg.deadline > 0 && cgt_clock_ns() > (uint64_t)(dcfg.deadline * 1e9)) {
 			cgt_fail(CGT_DET_DEADLINE, self.id, NULL,
 				 "the run did not end by its hard deadline (%.0f s)", dcfg.deadline);
@@ -264,6 +295,7 @@ static void *watchdog_main(void *arg)
 			break;
 		}
 	}
+	watch_sanitizers(&self, &sanitizer_seen);
 	cgt_thread_unregister(&self);
 	free(v);
 	return NULL;

@@ -83,11 +83,17 @@ const struct cgt_bug_info cgt_bug_catalogue[CGT_NR_BUGS] = {
 	},
 };
 
-void cgt_bugs_print(FILE *f)
+/* Human-readable, or one tab-separated line per bug for scripts (name, detector, build, options). */
+void cgt_bugs_print(FILE *f, bool tsv)
 {
 	for (int i = 0; i < CGT_NR_BUGS; i++) {
 		const struct cgt_bug_info *b = &cgt_bug_catalogue[i];
 
+		if (tsv) {
+			fprintf(f, "%s\t%s\t%s\t%s\n", b->name, cgt_detector_names[b->detector],
+				b->build, b->options);
+			continue;
+		}
 		fprintf(f, "%s\n  caught by: %s (%s build)\n  kernel:    %s\n  twin:      %s\n"
 			"  try:       cgtorture run --bug %s%s%s --expect fail\n\n",
 			b->name, cgt_detector_names[b->detector], b->build, b->history, b->twin,

@@ -59,8 +59,8 @@ static struct task *get_random_task(struct cgt_run *run, struct prng *rng)
 }
 
 /*
- * The readers: a thread-group walk (taskstats), /proc/<pid>/task, a process-group walk
- * under tasklist_lock, a task count, a task iteration, and /proc/<pid>/cgroup.
+ * The readers: a thread-group walk (taskstats), /proc/<pid>/task, a process-group or
+ * all-process walk under tasklist_lock, a task count, a task iteration, /proc/<pid>/cgroup.
  */
 void cgt_observe(struct cgt_run *run, struct prng *rng)
 {
@@ -87,8 +87,12 @@ void cgt_observe(struct cgt_run *run, struct prng *rng)
 	case 2: {
 		long n;
 
-		if (!cgt_pgrp_walk(random_recent_pid(run, rng), &n))
-			stat_inc(run, pgrp_walks);
+		/* the readers of tasklist_lock: one process group, or every process */
+		if (prng_below(rng, 2))
+			cgt_all_process_walk();
+		else if (cgt_pgrp_walk(random_recent_pid(run, rng), &n))
+			break;
+		stat_inc(run, pgrp_walks);
 		break;
 	}
 	case 3:

@@ -130,14 +130,34 @@ static void *walker_main(void *arg)
 	return NULL;
 }
 
-/* init keeps the population up: a new process when few threads are left. */
-static void run_replenish(struct cgt_run *run)
+/*
+ * init (pid 1) keeps the population up: a new process when few threads are left. It is a
+ * thread of its own, so the driver never blocks inside the model, whatever the model does.
+ */
+static void *init_main(void *arg)
 {
+	struct walker *w = arg;
+	struct cgt_run *run = w->run;
 	int floor = run->cfg->threads / 4 > 1 ? run->cfg->threads / 4 : 1;
+	struct timespec ts = { 0, TICK_NS / 4 };
 
-	while (READ_ONCE(run->stats.live) < floor && !cgt_run_stopping(run))
-		if (cgt_fork_from(run, &init_task, false))
-			break;
+	cgt_rcu_register_thread();
+	cgt_thread_register(&w->state, CGT_ROLE_ACTOR, init_task.pid);
+	while (!cgt_run_stopping(run)) {
+		cgt_point(CGT_PT_LOOP, NULL);
+		if (__atomic_load_n(&run->pause, __ATOMIC_ACQUIRE)) {
+			cgt_run_park(run, NULL);
+			continue;
+		}
+		while (READ_ONCE(run->stats.live) < floor && !cgt_run_stopping(run) &&
+		       !__atomic_load_n(&run->pause, __ATOMIC_ACQUIRE))
+			if (cgt_fork_from(run, &init_task, false))
+				break;
+		nanosleep(&ts, NULL);
+	}
+	cgt_thread_unregister(&w->state);
+	cgt_rcu_unregister_thread();
+	return NULL;
 }
 
 static void run_report_progress(struct cgt_run *run, double *next_stats,
@@ -206,7 +226,10 @@ static void run_fill_result(struct cgt_run *run, struct cgt_run_result *res)
 	res->pass = !res->failures && res->quiesced && res->finished;
 }
 
-/* The hard deadline passed with the run still going: write what we have, then leave. */
+/*
+ * The hard deadline passed with the run still going, or ASan is about to abort: write what
+ * we have, then leave at once.
+ */
 static struct cgt_run_result *deadline_res;
 
 static void run_deadline(void)
@@ -258,6 +281,7 @@ int cgt_run(const struct cgt_run_config *cfg, struct cgt_run_result *res)
 	current_run = run;
 	deadline_res = res;
 	cgt_failure_set_first_hook(run_first_failure);
+	cgt_sanitizer_on_fatal(run_deadline);
 	if (cgt_actors_init(run) || cgt_model_init(&mcfg) || cgt_detect_start(&dcfg)) {
 		cgt_thread_unregister(&driver);
 		cgt_rcu_unregister_thread();
@@ -270,18 +294,18 @@ int cgt_run(const struct cgt_run_config *cfg, struct cgt_run_result *res)
 	next_stats = run->start + cfg->stats_interval;
 	next_check = cfg->check_interval > 0 ? run->start + cfg->check_interval : end + 1;
 
+	/* walkers[0] is init; the others observe */
 	walkers = calloc((size_t)cfg->walkers + 1, sizeof(*walkers));
-	for (i = 0; walkers && i < cfg->walkers; i++) {
+	for (i = 0; walkers && i <= cfg->walkers; i++) {
 		walkers[i].run = run;
 		prng_seed(&walkers[i].rng, cfg->seed, ~(uint64_t)i);
-		if (pthread_create(&walkers[i].thread, NULL, walker_main, &walkers[i]))
+		if (pthread_create(&walkers[i].thread, NULL, i ? walker_main : init_main, &walkers[i]))
 			break;
 		nwalkers++;
 	}
 
 	while (cgt_now() < end && !__atomic_load_n(&run->failed, __ATOMIC_ACQUIRE) &&
 	       !__atomic_load_n(&interrupted, __ATOMIC_RELAXED)) {
-		run_replenish(run);
 		run_report_progress(run, &next_stats, &next_progress, tty);
 		if (cgt_now() >= next_check) {
 			run_check(run, nwalkers);
@@ -302,11 +326,8 @@ int cgt_run(const struct cgt_run_config *cfg, struct cgt_run_result *res)
 		if (cgt_model_exit(why, sizeof(why)))
 			cgt_fail(CGT_DET_INVARIANT, driver.id, NULL, "%s", why);
 	}
-	if (cgt_sanitizer_reports())
-		cgt_fail(CGT_DET_TSAN, 0, "see the ThreadSanitizer reports on stderr\n",
-			 "ThreadSanitizer made %ld report(s)", cgt_sanitizer_reports());
-	run_fill_result(run, res);
 	cgt_detect_stop();
+	run_fill_result(run, res);
 	if (res->finished) {
 		free(walkers);
 		cgt_thread_unregister(&driver);

@@ -110,7 +110,7 @@ struct cgt_bug_info {
 	const char *options;		/* options that make it show quickly */
 };
 extern const struct cgt_bug_info cgt_bug_catalogue[CGT_NR_BUGS];
-void cgt_bugs_print(FILE *f);
+void cgt_bugs_print(FILE *f, bool tsv);
 void cgt_locks_print(FILE *f);
 
 /* actor.c: one pthread per model thread */

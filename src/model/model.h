@@ -268,6 +268,7 @@ struct task *cgt_walk_next(struct cgt_walk *w);
 int fill_stats_for_tgid(int tgid, enum cgt_iter iter, struct cgt_walk *w);
 int proc_task_readdir(int tgid, long *nr);
 int cgt_pgrp_walk(int pgid, long *nr);
+long cgt_all_process_walk(void);
 const char *cgt_iter_name(enum cgt_iter iter);
 int cgt_iter_parse(const char *name, enum cgt_iter *iter);
 

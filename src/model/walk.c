@@ -254,3 +254,23 @@ int cgt_pgrp_walk(int pgid, long *nr)
 	cgt_read_unlock(&tasklist_lock);
 	return pid ? 0 : -ESRCH;
 }
+
+/*
+ * for_each_process under read_lock(&tasklist_lock), as kill(-1, sig) (kill_something_info)
+ * and getpriority(PRIO_USER) go over every process: long read sections, so readers overlap.
+ */
+long cgt_all_process_walk(void)
+{
+	struct task *p;
+	long nr = 0;
+
+	cgt_read_lock(&tasklist_lock);
+	rcu_read_lock();
+	cds_list_for_each_entry_rcu(p, &init_task.tasks, tasks) {
+		cgt_point(CGT_PT_PGRP_STEP, NULL);
+		nr++;
+	}
+	rcu_read_unlock();
+	cgt_read_unlock(&tasklist_lock);
+	return nr;
+}
