@@ -1,0 +1,419 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The lock variants (src/locks), each checked as the kernel's locktorture checks a lock
+ * type, under real concurrent pthreads: writers exclude everyone (write_lock/write_unlock as
+ * spin_lock, write_lock, down_write), readers share where the variant says so (read_lock,
+ * down_read), and the registry finds variants by name.
+ *
+ * The variants are driven through their ops tables, not the model's cgt_read_lock() wrappers,
+ * so that what is tested is the variant's own exclusion. Every test is parameterized over
+ * cgt_lock_variants[], so a new variant is tested as soon as it is registered.
+ */
+#include <criterion/criterion.h>
+#include <criterion/parameterized.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "../src/core/compiler.h"
+#include "../src/locks/lock.h"
+
+#define NTHREADS	4
+#define ITERS		20000
+#define SHARE_WAIT_SEC	5.0	/* how long a reader waits for the other to join it */
+#define EXCL_WAIT_SEC	0.2	/* how long the holder watches a second reader stay out */
+
+static double now_sec(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void nap(void)
+{
+	struct timespec ts = { .tv_sec = 0, .tv_nsec = 100 * 1000 };
+
+	nanosleep(&ts, NULL);
+}
+
+/* A lock of @ops, set up through the variant's own init (no model bookkeeping). */
+static void lock_setup(struct cgt_lock *lock, const struct cgt_lock_ops *ops)
+{
+	memset(lock, 0, sizeof(*lock));
+	lock->ops = ops;
+	lock->name = "test_lock";
+	ops->init(lock);
+}
+
+static void lock_teardown(struct cgt_lock *lock)
+{
+	if (lock->ops->destroy)
+		lock->ops->destroy(lock);
+}
+
+/* Parameters: an index into cgt_lock_variants[], one test instance per variant. */
+static void free_params(struct criterion_test_params *crp)
+{
+	cr_free(crp->params);
+}
+
+static struct criterion_test_params variant_params(void)
+{
+	size_t *idx = cr_malloc(cgt_nr_lock_variants * sizeof(*idx));
+
+	for (size_t i = 0; i < cgt_nr_lock_variants; i++)
+		idx[i] = i;
+	return cr_make_param_array(size_t, idx, cgt_nr_lock_variants, free_params);
+}
+
+static const struct cgt_lock_ops *variant(const size_t *idx)
+{
+	cr_assert_lt(*idx, cgt_nr_lock_variants);
+	return cgt_lock_variants[*idx];
+}
+
+/* ---- writers exclude writers, and readers ---- */
+
+struct torture {
+	struct cgt_lock lock;
+	int go;				/* release-stored once every thread exists */
+	long counter;			/* plain: only ever touched under the write lock */
+	int writers_inside;		/* atomics, checked by whoever is inside */
+	int readers_inside;
+	int max_writers_inside;
+	int max_readers_inside;
+	long violations;		/* a reader saw a writer inside, or a writer a reader */
+	long reads;
+};
+
+struct worker {
+	pthread_t thread;
+	struct torture *tt;
+	bool writer;
+};
+
+static void stat_max(int *max, int v)
+{
+	int old = __atomic_load_n(max, __ATOMIC_RELAXED);
+
+	while (v > old && !__atomic_compare_exchange_n(max, &old, v, true, __ATOMIC_RELAXED,
+						       __ATOMIC_RELAXED))
+		;
+}
+
+/* A small critical section, long enough for another thread to get in if it could. */
+static void hold_a_while(unsigned int i)
+{
+	for (unsigned int k = 0; k < (i & 7); k++)
+		cpu_relax();
+}
+
+/* Writer body: ITERS write_lock sections, each a non-atomic increment and a crowd check. */
+static void *writer_main(void *arg)
+{
+	struct worker *w = arg;
+	struct torture *tt = w->tt;
+	const struct cgt_lock_ops *ops = tt->lock.ops;
+
+	while (!__atomic_load_n(&tt->go, __ATOMIC_ACQUIRE))
+		sched_yield();
+	for (unsigned int i = 0; i < ITERS; i++) {
+		ops->write_lock(&tt->lock);
+		stat_max(&tt->max_writers_inside,
+			 __atomic_add_fetch(&tt->writers_inside, 1, __ATOMIC_RELAXED));
+		if (__atomic_load_n(&tt->readers_inside, __ATOMIC_RELAXED))
+			__atomic_fetch_add(&tt->violations, 1, __ATOMIC_RELAXED);
+		tt->counter++;
+		hold_a_while(i);
+		__atomic_fetch_sub(&tt->writers_inside, 1, __ATOMIC_RELAXED);
+		ops->write_unlock(&tt->lock);
+	}
+	return NULL;
+}
+
+/* Reader body: ITERS read_lock sections; no writer may be inside meanwhile. */
+static void *reader_main(void *arg)
+{
+	struct worker *w = arg;
+	struct torture *tt = w->tt;
+	const struct cgt_lock_ops *ops = tt->lock.ops;
+	long before, after;
+
+	while (!__atomic_load_n(&tt->go, __ATOMIC_ACQUIRE))
+		sched_yield();
+	for (unsigned int i = 0; i < ITERS; i++) {
+		ops->read_lock(&tt->lock);
+		stat_max(&tt->max_readers_inside,
+			 __atomic_add_fetch(&tt->readers_inside, 1, __ATOMIC_RELAXED));
+		if (__atomic_load_n(&tt->writers_inside, __ATOMIC_RELAXED))
+			__atomic_fetch_add(&tt->violations, 1, __ATOMIC_RELAXED);
+		/* the writers' counter holds still while we read it */
+		before = tt->counter;
+		hold_a_while(i);
+		after = tt->counter;
+		if (before != after)
+			__atomic_fetch_add(&tt->violations, 1, __ATOMIC_RELAXED);
+		__atomic_fetch_sub(&tt->readers_inside, 1, __ATOMIC_RELAXED);
+		ops->read_unlock(&tt->lock);
+		__atomic_fetch_add(&tt->reads, 1, __ATOMIC_RELAXED);
+	}
+	return NULL;
+}
+
+static void torture_run(struct torture *tt, const struct cgt_lock_ops *ops, int nwriters,
+			int nreaders)
+{
+	struct worker w[NTHREADS];
+	int n = nwriters + nreaders;
+
+	cr_assert_leq(n, NTHREADS);
+	memset(tt, 0, sizeof(*tt));
+	lock_setup(&tt->lock, ops);
+	for (int i = 0; i < n; i++) {
+		w[i].tt = tt;
+		w[i].writer = i < nwriters;
+		cr_assert_eq(pthread_create(&w[i].thread, NULL,
+					    w[i].writer ? writer_main : reader_main, &w[i]), 0);
+	}
+	__atomic_store_n(&tt->go, 1, __ATOMIC_RELEASE);
+	for (int i = 0; i < n; i++)
+		cr_assert_eq(pthread_join(w[i].thread, NULL), 0);
+	lock_teardown(&tt->lock);
+}
+
+ParameterizedTestParameters(locks, writers_exclude_writers)
+{
+	return variant_params();
+}
+
+/* spin_lock/write_lock/down_write mutual exclusion (locktorture's lock_torture_writer). */
+ParameterizedTest(size_t *idx, locks, writers_exclude_writers, .timeout = 60)
+{
+	const struct cgt_lock_ops *ops = variant(idx);
+	static struct torture tt;
+
+	torture_run(&tt, ops, NTHREADS, 0);
+	cr_assert_eq(tt.counter, (long)NTHREADS * ITERS, "%s: counter %ld, want %ld (lost updates)",
+		     ops->name, tt.counter, (long)NTHREADS * ITERS);
+	cr_assert_eq(tt.max_writers_inside, 1, "%s: %d writers inside at once",
+		     ops->name, tt.max_writers_inside);
+	cr_assert_eq(tt.violations, 0);
+}
+
+ParameterizedTestParameters(locks, writers_exclude_readers)
+{
+	return variant_params();
+}
+
+/*
+ * read_lock vs write_lock (locktorture's lock_torture_reader against its writers): 2 writers
+ * and 2 readers; no reader is inside while a writer is, the writers' count stays exact, and
+ * readers of an exclusive variant never overlap.
+ */
+ParameterizedTest(size_t *idx, locks, writers_exclude_readers, .timeout = 60)
+{
+	const struct cgt_lock_ops *ops = variant(idx);
+	static struct torture tt;
+
+	torture_run(&tt, ops, NTHREADS / 2, NTHREADS / 2);
+	cr_assert_eq(tt.counter, (long)(NTHREADS / 2) * ITERS, "%s: counter %ld", ops->name,
+		     tt.counter);
+	cr_assert_eq(tt.max_writers_inside, 1, "%s: %d writers inside", ops->name,
+		     tt.max_writers_inside);
+	cr_assert_eq(tt.violations, 0, "%s: %ld reader/writer overlaps", ops->name,
+		     tt.violations);
+	cr_assert_eq(tt.reads, (long)(NTHREADS / 2) * ITERS);
+	if (!ops->shared)
+		cr_assert_eq(tt.max_readers_inside, 1, "%s is exclusive, yet %d readers overlapped",
+			     ops->name, tt.max_readers_inside);
+}
+
+/* ---- readers share (shared variants), or exclude one another (exclusive ones) ---- */
+
+struct share {
+	struct cgt_lock lock;
+	int a_inside;		/* reader A holds the lock */
+	int b_trying;		/* reader B is about to call read_lock */
+	int b_inside;		/* reader B holds the lock */
+	int a_release;		/* A may let go */
+	int both_inside;	/* A saw B inside while A held the lock */
+	int b_inside_while_a;	/* B got in while A still held it (exclusive: must not) */
+	int a_done;		/* A has released */
+};
+
+/* Reader A: takes the lock, then waits (bounded) for B to be inside too. */
+static void *share_reader_a(void *arg)
+{
+	struct share *s = arg;
+	const struct cgt_lock_ops *ops = s->lock.ops;
+	double deadline;
+
+	ops->read_lock(&s->lock);
+	__atomic_store_n(&s->a_inside, 1, __ATOMIC_RELEASE);
+	if (ops->shared) {
+		/* B must get in beside us; give up after SHARE_WAIT_SEC rather than hang */
+		deadline = now_sec() + SHARE_WAIT_SEC;
+		while (!__atomic_load_n(&s->b_inside, __ATOMIC_ACQUIRE) && now_sec() < deadline)
+			nap();
+		if (__atomic_load_n(&s->b_inside, __ATOMIC_ACQUIRE))
+			__atomic_store_n(&s->both_inside, 1, __ATOMIC_RELAXED);
+		/* hold on until B has seen us, so the overlap is real on both sides */
+		while (!__atomic_load_n(&s->a_release, __ATOMIC_ACQUIRE) && now_sec() < deadline)
+			nap();
+	} else {
+		/* B is trying; watch it stay out for a short while, then let it in */
+		while (!__atomic_load_n(&s->b_trying, __ATOMIC_ACQUIRE))
+			nap();
+		deadline = now_sec() + EXCL_WAIT_SEC;
+		while (now_sec() < deadline) {
+			if (__atomic_load_n(&s->b_inside, __ATOMIC_ACQUIRE))
+				__atomic_store_n(&s->b_inside_while_a, 1, __ATOMIC_RELAXED);
+			nap();
+		}
+		if (__atomic_load_n(&s->b_inside, __ATOMIC_ACQUIRE))
+			__atomic_store_n(&s->b_inside_while_a, 1, __ATOMIC_RELAXED);
+	}
+	__atomic_store_n(&s->a_done, 1, __ATOMIC_RELEASE);
+	ops->read_unlock(&s->lock);
+	return NULL;
+}
+
+/* Reader B: once A holds the lock, takes it too. */
+static void *share_reader_b(void *arg)
+{
+	struct share *s = arg;
+	const struct cgt_lock_ops *ops = s->lock.ops;
+
+	while (!__atomic_load_n(&s->a_inside, __ATOMIC_ACQUIRE))
+		nap();
+	__atomic_store_n(&s->b_trying, 1, __ATOMIC_RELEASE);
+	ops->read_lock(&s->lock);
+	/* an exclusive lock lets B in only after A has released it */
+	if (!ops->shared && !__atomic_load_n(&s->a_done, __ATOMIC_ACQUIRE))
+		__atomic_store_n(&s->b_inside_while_a, 1, __ATOMIC_RELAXED);
+	__atomic_store_n(&s->b_inside, 1, __ATOMIC_RELEASE);
+	if (ops->shared && __atomic_load_n(&s->a_inside, __ATOMIC_ACQUIRE) &&
+	    !__atomic_load_n(&s->a_done, __ATOMIC_ACQUIRE))
+		__atomic_store_n(&s->a_release, 1, __ATOMIC_RELEASE);
+	ops->read_unlock(&s->lock);
+	return NULL;
+}
+
+ParameterizedTestParameters(locks, readers_share)
+{
+	return variant_params();
+}
+
+/*
+ * read_lock/down_read sharing: for a variant with ops->shared (rwlock_t, rw_semaphore), two
+ * readers are inside at once: A holds the lock and waits, up to SHARE_WAIT_SEC, for B to be
+ * inside too; no deadlock. For an exclusive variant (spinlock_t) B cannot enter while A holds
+ * it (watched for EXCL_WAIT_SEC), and gets in once A lets go.
+ */
+ParameterizedTest(size_t *idx, locks, readers_share, .timeout = 30)
+{
+	const struct cgt_lock_ops *ops = variant(idx);
+	static struct share s;
+	pthread_t a, b;
+
+	memset(&s, 0, sizeof(s));
+	lock_setup(&s.lock, ops);
+	cr_assert_eq(pthread_create(&a, NULL, share_reader_a, &s), 0);
+	cr_assert_eq(pthread_create(&b, NULL, share_reader_b, &s), 0);
+	cr_assert_eq(pthread_join(a, NULL), 0);
+	cr_assert_eq(pthread_join(b, NULL), 0);
+	lock_teardown(&s.lock);
+
+	cr_assert(s.b_inside, "%s: reader B never got the lock", ops->name);
+	if (ops->shared) {
+		cr_assert(s.both_inside, "%s: shared, yet two readers were never inside at once",
+			  ops->name);
+		cr_assert(s.a_release, "%s: B never saw A inside", ops->name);
+	} else {
+		cr_assert_not(s.b_inside_while_a, "%s: exclusive, yet B got in while A held it",
+			      ops->name);
+	}
+}
+
+/*
+ * locktorture's lock_busted: a "lock" that excludes nobody. The torture above must catch it,
+ * or its passes on the real variants would mean nothing. Overlaps need the threads to run
+ * at once, so the run is repeated (bounded) until they do.
+ */
+static void busted_init(struct cgt_lock *lock)
+{
+	(void)lock;
+}
+
+static void busted_op(struct cgt_lock *lock)
+{
+	(void)lock;
+}
+
+static const struct cgt_lock_ops busted_lock_ops = {
+	.name		= "busted",
+	.desc		= "excludes nobody (locktorture's lock_busted)",
+	.shared		= false,
+	.init		= busted_init,
+	.read_lock	= busted_op,
+	.read_unlock	= busted_op,
+	.write_lock	= busted_op,
+	.write_unlock	= busted_op,
+};
+
+Test(locks, torture_catches_busted_lock, .timeout = 60)
+{
+	static struct torture tt;
+	double deadline = now_sec() + 10.0;
+	int runs = 0;
+	bool caught = false;
+
+	while (!caught && now_sec() < deadline) {
+		torture_run(&tt, &busted_lock_ops, NTHREADS, 0);
+		runs++;
+		caught = tt.max_writers_inside > 1 || tt.counter != (long)NTHREADS * ITERS;
+	}
+	cr_assert(caught, "a lock that excludes nobody passed %d torture runs", runs);
+}
+
+/* ---- the registry (locktorture's torture_type lookup) ---- */
+
+Test(locks, registry_finds_each_variant_by_name)
+{
+	const char *names = cgt_lock_names();
+	size_t commas = 0;
+
+	cr_assert_null(cgt_lock_find("nope"));
+	cr_assert_null(cgt_lock_find(""));
+	cr_assert_null(cgt_lock_find("rwlock "), "lookup must be exact");
+
+	cr_assert_geq(cgt_nr_lock_variants, 3);
+	for (size_t i = 0; i < cgt_nr_lock_variants; i++) {
+		const struct cgt_lock_ops *ops = cgt_lock_variants[i];
+
+		cr_assert_not_null(ops->name);
+		cr_assert_eq(cgt_lock_find(ops->name), ops, "%s is not found by its name", ops->name);
+		cr_assert(strstr(names, ops->name) != NULL, "%s missing from \"%s\"", ops->name, names);
+		cr_assert_not_null(ops->desc, "%s has no description", ops->name);
+		cr_assert(ops->init && ops->read_lock && ops->read_unlock && ops->write_lock &&
+			  ops->write_unlock, "%s lacks a mandatory op", ops->name);
+	}
+	for (const char *p = names; (p = strstr(p, ", ")) != NULL; p += 2)
+		commas++;
+	cr_assert_eq(commas + 1, cgt_nr_lock_variants, "names \"%s\"", names);
+
+	/* the three variants the model is built around, with the sharing each promises */
+	cr_assert(strstr(names, "rwlock") && strstr(names, "rwsem") && strstr(names, "spinlock"),
+		  "names \"%s\"", names);
+	cr_assert(cgt_lock_find("rwlock")->shared);
+	cr_assert(cgt_lock_find("rwsem")->shared);
+	cr_assert_not(cgt_lock_find("spinlock")->shared);
+	cr_assert(cgt_lock_find("rwsem")->sleeps);
+	cr_assert_not(cgt_lock_find("rwlock")->sleeps);
+	cr_assert_not(cgt_lock_find("spinlock")->sleeps);
+	cr_assert_str_eq(cgt_lock_names(), names, "the list must be stable across calls");
+}
