@@ -34,6 +34,24 @@ int cgt_build_slowdown(void)
 	return 8;
 }
 
+/*
+ * The harness counts the reports and sets its own exit status (--expect fail must be able to
+ * exit 0), so the runtime must not replace it; TSAN_OPTIONS may still say otherwise.
+ */
+const char *__tsan_default_options(void);
+const char *__tsan_default_options(void)
+{
+	return "exitcode=0 halt_on_error=0 second_deadlock_stack=1";
+}
+
+/* tsan-suppressions, built in (see the Makefile), so the binary needs no TSAN_OPTIONS. */
+extern const char cgt_tsan_suppressions[];
+const char *__tsan_default_suppressions(void);
+const char *__tsan_default_suppressions(void)
+{
+	return cgt_tsan_suppressions;
+}
+
 /* Weak in the TSan runtime; returning 0 lets the report through. */
 int __tsan_on_report(const void *report);
 int __tsan_on_report(const void *report)
