@@ -79,9 +79,10 @@ UNIT_TESTS := $(patsubst tests/%.c,build/asan/tests/%,$(TEST_SRCS))
 unit: $(UNIT_TESTS)
 	@set -e; for t in $(UNIT_TESTS); do echo "== $$t"; $$t --jobs 2 --short-filename; done
 
-test: unit build/plain/cgtorture build/tsan/cgtorture
+test: unit build/plain/cgtorture build/tsan/cgtorture build/asan/cgtorture
 	tests/cli.sh build/plain/cgtorture
 	tests/variants.sh build/plain/cgtorture build/tsan/cgtorture
+	tests/bugs.sh build
 
 stress: cgtorture
 	./cgtorture run

@@ -14,7 +14,7 @@
 #include "../detect/detect.h"
 
 enum tunable_kind { T_SECONDS, T_SEED, T_INT, T_ITER, T_LOCK, T_MIX, T_FLAG, T_BUG, T_EXPECT,
-		    T_PATH };
+		    T_PATH, T_STOP };
 
 struct tunable {
 	const char *name;
@@ -66,8 +66,9 @@ static const struct tunable tunables[] = {
 	  CFG(perturb), 0, 1000 },
 	{ "bug", T_BUG, NULL, "NAME", "put a catalogued bug back (repeatable; see: cgtorture bugs)",
 	  CFG(bugs), 0, 0 },
-	{ "stop-on-fail", T_FLAG, NULL, NULL, "end the run at the first failure",
-	  CFG(stop_on_fail), 0, 0 },
+	{ "stop-on", T_STOP, "none", "DETECTOR",
+	  "end the run once this detector reports: any, none, or a detector's name",
+	  CFG(stop_on), 0, 0 },
 	{ "expect", T_EXPECT, NULL, "pass|fail",
 	  "a check: exit 0 if the outcome is this, 3 if an expected failure was not found",
 	  CFG(expect), 0, 0 },
@@ -230,6 +231,23 @@ static int tunable_set(const struct tunable *t, const char *arg, struct cgt_run_
 			return usage_error(t->name, "'%s' is empty", arg, NULL);
 		*(const char **)dst = arg;
 		return 0;
+	case T_STOP: {
+		char valid[256] = "any, none";
+
+		if (!strcmp(arg, "any") || !strcmp(arg, "none")) {
+			*(int *)dst = arg[0] == 'a' ? CGT_STOP_ON_ANY : CGT_STOP_ON_NONE;
+			return 0;
+		}
+		for (int d = 0; d < CGT_NR_DETECTORS; d++) {
+			if (!strcmp(arg, cgt_detector_names[d])) {
+				*(int *)dst = d;
+				return 0;
+			}
+			snprintf(valid + strlen(valid), sizeof(valid) - strlen(valid), ", %s",
+				 cgt_detector_names[d]);
+		}
+		return usage_error(t->name, "unknown detector '%s'", arg, valid);
+	}
 	}
 	return CGT_EXIT_USAGE;
 }
@@ -361,6 +379,13 @@ static bool tunable_value(FILE *f, const struct tunable *t, const struct cgt_run
 	case T_PATH:
 		fputs(*(const char *const *)src, f);
 		return true;
+	case T_STOP: {
+		int d = *(const int *)src;
+
+		fputs(d == CGT_STOP_ON_NONE ? "none" : d == CGT_STOP_ON_ANY ? "any" :
+		      cgt_detector_names[d], f);
+		return true;
+	}
 	}
 	return false;
 }

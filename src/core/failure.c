@@ -25,11 +25,11 @@ static pthread_mutex_t failure_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct cgt_failure failures[CGT_MAX_FAILURES];
 static int nfailures;
 static long counts[CGT_NR_DETECTORS];
-static void (*first_hook)(void);
+static void (*fail_hook)(enum cgt_detector det);
 
 void cgt_fail(enum cgt_detector det, int thread_id, const char *evidence, const char *fmt, ...)
 {
-	void (*hook)(void) = NULL;
+	void (*hook)(enum cgt_detector det);
 	va_list ap;
 
 	pthread_mutex_lock(&failure_lock);
@@ -44,11 +44,11 @@ void cgt_fail(enum cgt_detector det, int thread_id, const char *evidence, const 
 		va_end(ap);
 		f->evidence = evidence ? strdup(evidence) : NULL;
 	}
-	if (!__atomic_fetch_add(&counts[det], 1, __ATOMIC_RELAXED) && cgt_failures_total() == 1)
-		hook = first_hook;
+	__atomic_fetch_add(&counts[det], 1, __ATOMIC_RELAXED);
+	hook = fail_hook;
 	pthread_mutex_unlock(&failure_lock);
 	if (hook)
-		hook();
+		hook(det);
 }
 
 long cgt_failure_count(enum cgt_detector det)
@@ -86,9 +86,9 @@ void cgt_failures_reset(void)
 	pthread_mutex_unlock(&failure_lock);
 }
 
-void cgt_failure_set_first_hook(void (*hook)(void))
+void cgt_failure_set_hook(void (*hook)(enum cgt_detector det))
 {
 	pthread_mutex_lock(&failure_lock);
-	first_hook = hook;
+	fail_hook = hook;
 	pthread_mutex_unlock(&failure_lock);
 }

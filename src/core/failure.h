@@ -46,7 +46,7 @@ long cgt_failure_count(enum cgt_detector det);
 long cgt_failures_total(void);
 int cgt_failures_get(struct cgt_failure *out, int max);
 void cgt_failures_reset(void);
-/* Called once, on the first failure (e.g. to stop a run early). */
-void cgt_failure_set_first_hook(void (*hook)(void));
+/* Called after each failure is recorded (e.g. to stop a run early). */
+void cgt_failure_set_hook(void (*hook)(enum cgt_detector det));
 
 #endif

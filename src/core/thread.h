@@ -53,7 +53,9 @@ struct cgt_thread {
 	int wait_kind;			/* enum cgt_wait_kind */
 	uint64_t wait_since_ns;
 	int wait_static;		/* the lock lives as long as the run */
-	long wait_passed_seen;		/* the lock's passed-over count when the wait began */
+	long wait_acq_seen;		/* the lock's acquisitions when the wait began */
+	long wait_reads_seen;		/* the lock's read and write acquisitions */
+	long wait_writes_seen;		/* when the wait began */
 	int wait_reported;		/* the hang watchdog has reported this wait */
 	/* what it holds */
 	int nheld;
@@ -78,6 +80,12 @@ extern __thread struct cgt_thread *cgt_self;
 void cgt_thread_register(struct cgt_thread *t, enum cgt_role role, int pid);
 void cgt_thread_unregister(struct cgt_thread *t);
 uint64_t cgt_clock_ns(void);		/* monotonic ns since cgt_clock_reset() */
+
+/* How long ago @since was; a copy of a thread taken while it moved on can be in the future. */
+static inline uint64_t cgt_age_ns(uint64_t now, uint64_t since)
+{
+	return since < now ? now - since : 0;
+}
 void cgt_clock_reset(void);
 
 /* Walk the live threads (and the last ones to finish) under the registry lock. */

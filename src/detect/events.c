@@ -5,7 +5,6 @@
  * a yield, seeded per thread, to widen race windows.
  */
 #include <sched.h>
-#include <stdbool.h>
 #include <time.h>
 
 #include "detect.h"
@@ -18,8 +17,13 @@ static uint64_t perturb_seed;
 static __thread struct prng perturb_rng;
 static __thread int perturb_rng_for;	/* the thread id the generator was seeded for */
 
-/* @slow: a point where the kernel may sleep long (filldir copies to user space). */
-static void perturb(bool slow)
+/*
+ * @max_ns: the longest delay at this point. Most points get a short one (to 200 us); a
+ * walker under rcu_read_lock may be preempted (PREEMPT_RCU) for longer, but not so long
+ * that grace periods stall (2 ms); filldir copies to user space and may fault on a page
+ * that must be read in, the longest sleep (20 ms, past liburcu's 10 ms callback batching).
+ */
+static void perturb(long max_ns)
 {
 	struct cgt_thread *t = cgt_self;
 	struct timespec ts = { 0, 0 };
@@ -38,8 +42,7 @@ static void perturb(bool slow)
 		sched_yield();
 		return;
 	}
-	/* 1 to 200 us, or to 20 ms at a slow point (liburcu batches callbacks every 10 ms) */
-	ts.tv_nsec = 1000 + (long)prng_below(&perturb_rng, slow ? 20000000 : 200000);
+	ts.tv_nsec = 1000 + (long)prng_below(&perturb_rng, (uint32_t)max_ns);
 	nanosleep(&ts, NULL);
 }
 
@@ -87,7 +90,8 @@ static void record_point(enum cgt_point_id id, const void *obj)
 	cgt_event_record(id, -1, pid, name);
 out:
 	if (perturb_permille)
-		perturb(id == CGT_PT_READDIR_STEP);
+		perturb(id == CGT_PT_READDIR_STEP ? 20000000 : id == CGT_PT_WALK_STEP ? 2000000 :
+			200000);
 }
 
 void cgt_events_install(int perturb_pm, uint64_t seed)

@@ -45,11 +45,6 @@ static const char *wait_desc(int kind)
 	}
 }
 
-/* How long ago @since was; a copy taken while the thread moved on can be in the future. */
-static uint64_t age(uint64_t now, uint64_t since)
-{
-	return since < now ? now - since : 0;
-}
 
 /* A consistent-enough copy of every live thread, taken under the registry lock. */
 struct snap {
@@ -132,13 +127,13 @@ static size_t describe(char *buf, size_t len, const struct cgt_thread *t, uint64
 		put(", tid %d", t->pid);
 	put(")");
 	if (t->rcu_depth)
-		put(" in rcu_read_lock for %.2f s;", (double)age(now, t->rcu_since_ns) / 1e9);
+		put(" in rcu_read_lock for %.2f s;", (double)cgt_age_ns(now, t->rcu_since_ns) / 1e9);
 	for (int i = 0; i < t->nheld && i < CGT_MAX_HELD; i++)
 		put(" holds %s (%s) for %.2f s;", t->held[i].name,
-		    t->held[i].write ? "write" : "read", (double)age(now, t->held[i].since_ns) / 1e9);
+		    t->held[i].write ? "write" : "read", (double)cgt_age_ns(now, t->held[i].since_ns) / 1e9);
 	if (t->wait_obj)
 		put(" waits for %s (%s) for %.2f s", t->wait_name, wait_desc(t->wait_kind),
-		    (double)age(now, t->wait_since_ns) / 1e9);
+		    (double)cgt_age_ns(now, t->wait_since_ns) / 1e9);
 	if (t->walk_active)
 		put(" walking from tid %d, %ld steps", t->walk_start_pid, t->walk_steps);
 	put("\n");
@@ -188,7 +183,7 @@ static void report_hang(struct snap *v, int n, int i, uint64_t now)
 	memset(state, 0, (size_t)n);
 	len = find_cycle(v, n, i, stack, 0, state, path);
 	off += (size_t)snprintf(ev + off, cap - off,
-				"INFO: thread %d (%s, tid %d) blocked for more than %.0f seconds,\n"
+				"INFO: thread %d (%s, tid %d) blocked for more than %g seconds,\n"
 				"waiting for %s (%s)\n\nwait-for picture:\n",
 				t->id, role_names[t->role], t->pid, dcfg.stall, t->wait_name,
 				wait_desc(t->wait_kind));
@@ -216,10 +211,20 @@ static void report_hang(struct snap *v, int n, int i, uint64_t now)
 	}
 	cgt_fail(CGT_DET_HANG, t->id, ev,
 		 "thread %d (%s, tid %d) blocked %.1f s waiting for %s (%s)%s",
-		 t->id, role_names[t->role], t->pid, (double)age(now, t->wait_since_ns) / 1e9,
+		 t->id, role_names[t->role], t->pid, (double)cgt_age_ns(now, t->wait_since_ns) / 1e9,
 		 t->wait_name, wait_desc(t->wait_kind),
 		 len ? "; deadlock cycle found" : "");
 	free(ev);
+}
+
+/* Has the static lock @t waits for been taken by anyone since @t began to wait? */
+static bool lock_moved(const struct cgt_thread *t)
+{
+	const struct cgt_lock *l = t->wait_obj;
+
+	if (!t->wait_static || (t->wait_kind != CGT_WAIT_READ && t->wait_kind != CGT_WAIT_WRITE))
+		return false;
+	return __atomic_load_n(&l->acquisitions, __ATOMIC_RELAXED) != t->wait_acq_seen;
 }
 
 static void watch_once(struct snap *v)
@@ -234,25 +239,33 @@ static void watch_once(struct snap *v)
 	for (int i = 0; i < n; i++) {
 		struct cgt_thread *t = &v[i].s, *live = v[i].live;
 
-		if (t->walk_active && age(now, t->walk_since_ns) > stall && !t->walk_abort)
+		if (t->walk_active && cgt_age_ns(now, t->walk_since_ns) > stall && !t->walk_abort)
 			WRITE_ONCE(live->walk_abort, 1);
 		if (!t->wait_obj || t->parked)
 			continue;
 		if (starve && t->wait_kind == CGT_WAIT_WRITE && t->wait_static &&
-		    age(now, t->wait_since_ns) > starve && !(t->wait_reported & 2)) {
+		    cgt_age_ns(now, t->wait_since_ns) > starve && !(t->wait_reported & 2)) {
 			const struct cgt_lock *l = t->wait_obj;
-			long passed = __atomic_load_n(&l->passed, __ATOMIC_RELAXED) - t->wait_passed_seen;
+			long reads = __atomic_load_n(&l->reads, __ATOMIC_RELAXED) - t->wait_reads_seen;
+			long writes = __atomic_load_n(&l->writes, __ATOMIC_RELAXED) - t->wait_writes_seen;
 
-			if (passed > 0) {
+			/* readers keep coming and no writer gets in: the readers keep it out */
+			if (reads > 0 && !writes) {
 				WRITE_ONCE(live->wait_reported, t->wait_reported | 2);
 				cgt_fail(CGT_DET_STARVATION, t->id, NULL,
-					 "thread %d (tid %d) has waited %.2f s to write %s while %ld readers got in ahead of it",
-					 t->id, t->pid, (double)age(now, t->wait_since_ns) / 1e9,
-					 t->wait_name, passed);
+					 "thread %d (tid %d) has waited %.2f s to write %s while %ld reads got in and no writer did",
+					 t->id, t->pid, (double)cgt_age_ns(now, t->wait_since_ns) / 1e9,
+					 t->wait_name, reads);
 			}
 		}
-		/* one report per episode: every thread blocked past the stall is in its picture */
-		if (age(now, t->wait_since_ns) > stall && !(t->wait_reported & 1)) {
+		/*
+		 * One report per episode: every thread blocked past the stall is in its picture.
+		 * A lock that others keep taking is busy, not hung (unfair at worst). An exec
+		 * waits for threads that may themselves wait in long queues: it gets five stalls,
+		 * and a thread that really hangs is reported for itself.
+		 */
+		if (cgt_age_ns(now, t->wait_since_ns) > (t->wait_kind == CGT_WAIT_GROUP_EXIT ? 5 : 1) * stall &&
+		    !(t->wait_reported & 1) && !lock_moved(t)) {
 			WRITE_ONCE(live->wait_reported, t->wait_reported | 1);
 			if (hung < 0)
 				hung = i;

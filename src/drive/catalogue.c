@@ -16,7 +16,7 @@ const struct cgt_bug_info cgt_bug_catalogue[CGT_NR_BUGS] = {
 			   "longer held it and the walk never ended (0c740d0afc3b, Linux 3.14)",
 		.detector = CGT_DET_LIVELOCK, .build = "plain",
 		.twin = "for_each_thread from the same thread: the head lives in signal_struct",
-		.options = "--perturb 20",
+		.options = "--perturb 100 --threads 64",
 	},
 	[CGT_BUG_WALK_LEADER_EXEC] = {
 		.name = "walk-leader-exec",
@@ -25,7 +25,7 @@ const struct cgt_bug_info cgt_bug_catalogue[CGT_NR_BUGS] = {
 			   "and releases the old one (0c740d0afc3b: \"it can exec\")",
 		.detector = CGT_DET_LIVELOCK, .build = "plain",
 		.twin = "for_each_thread from the leader",
-		.options = "--perturb 20 --mix fork=35,exec=10,exit=15,migrate=5,observe=35",
+		.options = "--perturb 100 --threads 64 --mix fork=35,exec=10,exit=15,migrate=5,observe=35",
 	},
 	[CGT_BUG_NO_PID_ALIVE] = {
 		.name = "no-pid-alive",
@@ -34,7 +34,7 @@ const struct cgt_bug_info cgt_bug_catalogue[CGT_NR_BUGS] = {
 			   "->thread_group.next can name a thread freed since",
 		.detector = CGT_DET_ASAN, .build = "asan",
 		.twin = "pid_alive() checked under rcu_read_lock before next_thread()",
-		.options = "--perturb 100",
+		.options = "--perturb 100 --threads 64",
 	},
 	[CGT_BUG_ATTACH_NO_THREADGROUP_LOCK] = {
 		.name = "attach-no-threadgroup-lock",
@@ -95,9 +95,10 @@ void cgt_bugs_print(FILE *f, bool tsv)
 			continue;
 		}
 		fprintf(f, "%s\n  caught by: %s (%s build)\n  kernel:    %s\n  twin:      %s\n"
-			"  try:       cgtorture run --bug %s%s%s --expect fail\n\n",
+			"  try:       cgtorture run --bug %s%s%s --stop-on %s --expect fail\n\n",
 			b->name, cgt_detector_names[b->detector], b->build, b->history, b->twin,
-			b->name, b->options[0] ? " " : "", b->options);
+			b->name, b->options[0] ? " " : "", b->options,
+			cgt_detector_names[b->detector]);
 	}
 }
 

@@ -62,12 +62,26 @@ static struct task *get_random_task(struct cgt_run *run, struct prng *rng)
  * The readers: a thread-group walk (taskstats), /proc/<pid>/task, a process-group or
  * all-process walk under tasklist_lock, a task count, a task iteration, /proc/<pid>/cgroup.
  */
-void cgt_observe(struct cgt_run *run, struct prng *rng)
+void cgt_observe(struct cgt_run *run, struct prng *rng, struct cgt_watch *watch)
 {
 	switch (prng_below(rng, 6)) {
 	case 0: {
 		struct cgt_walk w;
-		int ret = fill_stats_for_tgid(random_recent_pid(run, rng), run->cfg->iter, &w);
+		int tgid, ret;
+
+		if (watch && watch->left > 0) {
+			tgid = watch->tgid;
+			watch->left--;
+		} else {
+			tgid = random_recent_pid(run, rng);
+		}
+		ret = fill_stats_for_tgid(tgid, run->cfg->iter, &w);
+		if (watch && !ret && watch->left <= 0) {
+			watch->tgid = tgid;		/* found a live one: keep watching it */
+			watch->left = 50;
+		} else if (watch && ret) {
+			watch->left = 0;
+		}
 
 		stat_inc(run, walks);
 		stat_add(run, walk_steps, w.steps);
@@ -154,7 +168,7 @@ enum cgt_op_result cgt_do_op(struct cgt_run *run, struct task *me, enum cgt_op o
 			stat_inc(run, ops[CGT_OP_MIGRATE]);
 		break;
 	case CGT_OP_OBSERVE:
-		cgt_observe(run, rng);
+		cgt_observe(run, rng, NULL);
 		stat_inc(run, ops[CGT_OP_OBSERVE]);
 		break;
 	default:

@@ -54,10 +54,16 @@ static int mkdir_p(const char *dir)
 
 int cgt_report_check_dir(const char *dir)
 {
+	struct stat st;
 	int ret = mkdir_p(dir);
 
 	if (ret)
 		return ret;
+	/* mkdir_p takes EEXIST for success: an existing plain file is no folder */
+	if (stat(dir, &st))
+		return -errno;
+	if (!S_ISDIR(st.st_mode))
+		return -ENOTDIR;
 	return access(dir, W_OK | X_OK) ? -errno : 0;
 }
 
@@ -98,7 +104,7 @@ static json_t *config_json(const struct cgt_run_config *cfg)
 		if (cfg->bugs & (1UL << b))
 			json_array_append_new(bugs, json_string(cgt_bug_names[b]));
 	return json_pack("{s:f, s:s, s:i, s:i, s:s, s:s, s:s, s:o, s:i, s:i, s:f, s:f, s:f, s:i,"
-			 " s:o, s:b}",
+			 " s:o, s:s}",
 			 "duration_s", cfg->duration,
 			 "seed", "", "threads", cfg->threads, "walkers", cfg->walkers,
 			 "iter", cgt_iter_name(cfg->iter), "css_lock", cfg->css_lock->name,
@@ -106,7 +112,8 @@ static json_t *config_json(const struct cgt_run_config *cfg)
 			 "clone_thread_pct", cfg->clone_thread_pct, "stack_kib", cfg->stack_kib,
 			 "stall_s", cfg->stall, "starve_s", cfg->starve,
 			 "check_interval_s", cfg->check_interval, "perturb_permille", cfg->perturb,
-			 "bugs", bugs, "stop_on_fail", cfg->stop_on_fail);
+			 "bugs", bugs, "stop_on", cfg->stop_on == CGT_STOP_ON_NONE ? "none" :
+			 cfg->stop_on == CGT_STOP_ON_ANY ? "any" : cgt_detector_names[cfg->stop_on]);
 }
 
 static json_t *lines_json(const char *text)
@@ -205,18 +212,18 @@ static json_t *thread_json(const struct cgt_thread *t, bool finished, uint64_t n
 	for (int i = 0; i < t->nheld && i < CGT_MAX_HELD; i++)
 		json_array_append_new(held, json_pack("{s:s, s:s, s:f}", "lock", t->held[i].name,
 				"side", t->held[i].write ? "write" : "read",
-				"for_s", (double)(now - t->held[i].since_ns) / 1e9));
+				"for_s", (double)cgt_age_ns(now, t->held[i].since_ns) / 1e9));
 	json_object_set_new(o, "holds", held);
 	if (t->wait_obj)
 		json_object_set_new(o, "waits_for", json_pack("{s:s, s:s, s:f}", "what",
 				t->wait_name, "kind", wait_names[t->wait_kind],
-				"for_s", (double)(now - t->wait_since_ns) / 1e9));
+				"for_s", (double)cgt_age_ns(now, t->wait_since_ns) / 1e9));
 	if (t->rcu_depth)
 		json_object_set_new(o, "rcu_read_depth", json_integer(t->rcu_depth));
 	if (t->walk_active)
 		json_object_set_new(o, "walk", json_pack("{s:i, s:I, s:f}", "start_tid",
 				t->walk_start_pid, "steps", (json_int_t)t->walk_steps,
-				"for_s", (double)(now - t->walk_since_ns) / 1e9));
+				"for_s", (double)cgt_age_ns(now, t->walk_since_ns) / 1e9));
 	json_object_set_new(o, "events", events_json(t));
 	return o;
 }

@@ -107,6 +107,7 @@ struct walker {
 	pthread_t thread;
 	struct cgt_run *run;
 	struct prng rng;
+	struct cgt_watch watch;
 	struct cgt_thread state;
 };
 
@@ -123,7 +124,7 @@ static void *walker_main(void *arg)
 			cgt_run_park(run, NULL);
 			continue;
 		}
-		cgt_observe(run, &w->rng);
+		cgt_observe(run, &w->rng, &w->watch);
 	}
 	cgt_thread_unregister(&w->state);
 	cgt_rcu_unregister_thread();
@@ -208,10 +209,13 @@ void cgt_run_interrupt(int sig)
 	__atomic_store_n(&interrupted, sig, __ATOMIC_RELAXED);
 }
 
-static void run_first_failure(void)
+/* --stop-on: the run ends once the chosen detector (or any) has reported. */
+static void run_failure_seen(enum cgt_detector det)
 {
-	if (current_run && current_run->cfg->stop_on_fail)
-		__atomic_store_n(&current_run->failed, 1, __ATOMIC_RELEASE);
+	struct cgt_run *run = current_run;
+
+	if (run && (run->cfg->stop_on == CGT_STOP_ON_ANY || run->cfg->stop_on == (int)det))
+		__atomic_store_n(&run->failed, 1, __ATOMIC_RELEASE);
 }
 
 static void run_fill_result(struct cgt_run *run, struct cgt_run_result *res)
@@ -280,7 +284,7 @@ int cgt_run(const struct cgt_run_config *cfg, struct cgt_run_result *res)
 	cgt_thread_register(&driver, CGT_ROLE_DRIVER, 0);
 	current_run = run;
 	deadline_res = res;
-	cgt_failure_set_first_hook(run_first_failure);
+	cgt_failure_set_hook(run_failure_seen);
 	cgt_sanitizer_on_fatal(run_deadline);
 	if (cgt_actors_init(run) || cgt_model_init(&mcfg) || cgt_detect_start(&dcfg)) {
 		cgt_thread_unregister(&driver);

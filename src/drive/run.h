@@ -45,7 +45,7 @@ struct cgt_run_config {
 	double check_interval;		/* seconds between invariant checks; 0: at the end only */
 	int perturb;			/* per mille of marked points that delay or yield */
 	unsigned long bugs;		/* 1 << enum cgt_bug */
-	bool stop_on_fail;		/* end the run at the first failure */
+	int stop_on;			/* end the run when this detector reports (see below) */
 	int expect;			/* enum cgt_expect */
 	const char *out;		/* results folder */
 	const char *banner;		/* every setting, as the start banner shows them */
@@ -53,6 +53,8 @@ struct cgt_run_config {
 };
 
 enum cgt_expect { CGT_EXPECT_NONE, CGT_EXPECT_PASS, CGT_EXPECT_FAIL };
+#define CGT_STOP_ON_NONE	(-1)
+#define CGT_STOP_ON_ANY		CGT_NR_DETECTORS
 
 /* Counters a run keeps; relaxed atomics, summed as they go. */
 struct cgt_stats {
@@ -124,7 +126,12 @@ enum cgt_op_result { CGT_OP_DONE, CGT_OP_EXITED };
 enum cgt_op cgt_pick_op(const struct cgt_run_config *cfg, struct prng *rng);
 enum cgt_op_result cgt_do_op(struct cgt_run *run, struct task *me, enum cgt_op op,
 			     struct prng *rng);
-void cgt_observe(struct cgt_run *run, struct prng *rng);
+/* A reader that keeps watching one process for a while, as a monitor polling taskstats. */
+struct cgt_watch {
+	int tgid;
+	int left;			/* walks of it still to do */
+};
+void cgt_observe(struct cgt_run *run, struct prng *rng, struct cgt_watch *watch);
 
 /* run.c */
 struct cgt_run {
@@ -135,7 +142,7 @@ struct cgt_run {
 	int parked;
 	pthread_mutex_t park_lock;
 	pthread_cond_t park_cond;
-	int failed;			/* a detector reported: with stop_on_fail, end now */
+	int failed;			/* the --stop-on detector reported: end now */
 	double start;
 };
 int cgt_run(const struct cgt_run_config *cfg, struct cgt_run_result *res);

@@ -41,18 +41,17 @@ struct cgt_lock_class {
 	long acquired[2];		/* [CGT_READ], [CGT_WRITE] */
 	uint64_t wait_ns[2];		/* total time spent waiting */
 	uint64_t wait_max_ns[2];	/* worst single wait */
-	long passed_over;		/* readers that got in ahead of a writer waiting before them */
-	uint64_t worst_writer_passed;	/* most readers that passed one writer's wait */
+	long passed_over;		/* reads taken while a writer waited and no writer got in */
+	uint64_t worst_writer_passed;	/* most reads that passed one waiting writer */
 };
 
 struct cgt_lock {
 	const struct cgt_lock_ops *ops;
 	const char *name;	/* which model lock: "tasklist_lock", "css_set_lock", ... */
 	struct cgt_lock_class *class;
+	long acquisitions;	/* of this instance, either side: has it made progress? */
 	long reads;		/* read acquisitions of this instance */
-	long passed;		/* of which passed a waiting writer */
-	int writers_waiting;
-	uint64_t writer_waiting_since;
+	long writes;		/* write acquisitions of this instance */
 	bool dynamic;		/* freed during the run (group_rwsem): watchdogs must not touch it */
 	_Alignas(16) unsigned char priv[CGT_LOCK_PRIV_SIZE];
 };

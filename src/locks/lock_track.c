@@ -163,29 +163,48 @@ static void stat_max(uint64_t *max, uint64_t v)
 		;
 }
 
+/*
+ * A writer is passed over when readers keep getting the lock while it waits and no writer
+ * at all gets in: the readers, not a queue of writers, keep it out. Past --starve that is
+ * starvation (the watchdog says so while it still waits, this at the end of the wait).
+ */
+static void writer_got_in(struct cgt_thread *t, struct cgt_lock *lock, long reads0, long writes0,
+			  uint64_t waited)
+{
+	struct cgt_lock_class *c = lock->class;
+	long reads = __atomic_load_n(&lock->reads, __ATOMIC_RELAXED) - reads0;
+	long writes = __atomic_load_n(&lock->writes, __ATOMIC_RELAXED) - writes0;
+	uint64_t starve = READ_ONCE(starve_ns);
+
+	if (writes || !reads)
+		return;
+	__atomic_fetch_add(&c->passed_over, reads, __ATOMIC_RELAXED);
+	stat_max(&c->worst_writer_passed, (uint64_t)reads);
+	if (starve && waited > starve && !(t && (READ_ONCE(t->wait_reported) & 2)))
+		cgt_fail(CGT_DET_STARVATION, t ? t->id : 0, NULL,
+			 "writer waited %.2f s for %s while %ld reads got in and no writer did",
+			 (double)waited / 1e9, lock->name, reads);
+}
+
 void cgt_lock_acquire(struct cgt_lock *lock, int side)
 {
 	struct cgt_thread *t = cgt_self;
 	struct cgt_lock_class *c = lock->class;
+	long reads0 = __atomic_load_n(&lock->reads, __ATOMIC_RELAXED);
+	long writes0 = __atomic_load_n(&lock->writes, __ATOMIC_RELAXED);
 	uint64_t since, waited;
-	long passed_at_start = 0;
 
 	cgt_point(CGT_PT_LOCK_WAIT, lock);
 	if (t) {
 		check_order(t, lock, side);
 		check_rcu_nesting(t, lock, side);
-	}
-	since = cgt_clock_ns();
-	if (side == CGT_WRITE) {
-		passed_at_start = __atomic_load_n(&lock->passed, __ATOMIC_RELAXED);
-		if (!__atomic_fetch_add(&lock->writers_waiting, 1, __ATOMIC_RELAXED))
-			__atomic_store_n(&lock->writer_waiting_since, since, __ATOMIC_RELAXED);
-	}
-	if (t) {
-		WRITE_ONCE(t->wait_passed_seen, passed_at_start);
+		WRITE_ONCE(t->wait_reads_seen, reads0);
+		WRITE_ONCE(t->wait_writes_seen, writes0);
 		WRITE_ONCE(t->wait_static, !lock->dynamic);
+		WRITE_ONCE(t->wait_acq_seen, __atomic_load_n(&lock->acquisitions, __ATOMIC_RELAXED));
 		cgt_wait_begin(lock, lock->name, side == CGT_WRITE ? CGT_WAIT_WRITE : CGT_WAIT_READ);
 	}
+	since = cgt_clock_ns();
 
 	if (side == CGT_WRITE)
 		lock->ops->write_lock(lock);
@@ -193,25 +212,15 @@ void cgt_lock_acquire(struct cgt_lock *lock, int side)
 		lock->ops->read_lock(lock);
 
 	waited = cgt_clock_ns() - since;
-	if (t)
-		cgt_wait_end();
 	if (side == CGT_WRITE) {
-		long passed = __atomic_load_n(&lock->passed, __ATOMIC_RELAXED) - passed_at_start;
-
-		__atomic_fetch_sub(&lock->writers_waiting, 1, __ATOMIC_RELAXED);
-		stat_max(&c->worst_writer_passed, (uint64_t)passed);
-		if (starve_ns && waited > READ_ONCE(starve_ns) && passed > 0)
-			cgt_fail(CGT_DET_STARVATION, t ? t->id : 0, NULL,
-				 "writer waited %.2f s for %s while %ld readers got in ahead of it",
-				 (double)waited / 1e9, lock->name, passed);
+		writer_got_in(t, lock, reads0, writes0, waited);
+		__atomic_fetch_add(&lock->writes, 1, __ATOMIC_RELAXED);
 	} else {
 		__atomic_fetch_add(&lock->reads, 1, __ATOMIC_RELAXED);
-		if (__atomic_load_n(&lock->writers_waiting, __ATOMIC_RELAXED) &&
-		    since > __atomic_load_n(&lock->writer_waiting_since, __ATOMIC_RELAXED)) {
-			__atomic_fetch_add(&lock->passed, 1, __ATOMIC_RELAXED);
-			__atomic_fetch_add(&c->passed_over, 1, __ATOMIC_RELAXED);
-		}
 	}
+	if (t)
+		cgt_wait_end();
+	__atomic_fetch_add(&lock->acquisitions, 1, __ATOMIC_RELAXED);
 	__atomic_fetch_add(&c->acquired[side], 1, __ATOMIC_RELAXED);
 	__atomic_fetch_add(&c->wait_ns[side], waited, __ATOMIC_RELAXED);
 	stat_max(&c->wait_max_ns[side], waited);

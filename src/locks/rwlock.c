@@ -1,86 +1,104 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * rwlock: a spinning reader/writer lock, as rwlock_t (queued rwlock).
+ * rwlock: a spinning reader/writer lock, as rwlock_t is since the queued rwlock
+ * (kernel/locking/qrwlock.c).
  *
- * Fairness: writer-preferring. A writer first raises WAITING, which stops new readers, then
- * spins until the readers inside have left; so readers can never starve a writer (the fix for
- * tasklist_lock's old weakness), while a stream of writers can delay readers. Writers among
- * themselves are unordered. Waiters spin (spin.h), never sleep.
+ * Fairness: readers get in at once only while no writer holds or waits; otherwise every
+ * waiter, reader or writer, queues in FIFO order on a ticket lock (the qrwlock's wait_lock),
+ * so a waiting writer is never passed by readers that came after it, and writers among
+ * themselves are served in order. Waiters spin (spin.h), never sleep.
  */
 #include <stdint.h>
 
 #include "lock.h"
 #include "spin.h"
 
-#define RW_LOCKED	1u	/* a writer holds the lock */
-#define RW_WAITING	2u	/* a writer waits: new readers hold back */
-#define RW_READER	4u	/* one reader, counted from bit 2 up */
+#define QW_LOCKED	1u	/* a writer holds the lock */
+#define QW_WAITING	2u	/* the writer at the head of the queue waits for readers to go */
+#define QW_WMASK	3u
+#define QR_BIAS		4u	/* one reader, counted from bit 2 up */
 
-struct rwlock {
+struct qrwlock {
 	uint32_t cnts;
+	uint32_t wait_next;	/* wait_lock: next ticket */
+	uint32_t wait_owner;	/* wait_lock: ticket served */
 };
-_Static_assert(sizeof(struct rwlock) <= CGT_LOCK_PRIV_SIZE, "rwlock state too large");
+_Static_assert(sizeof(struct qrwlock) <= CGT_LOCK_PRIV_SIZE, "rwlock state too large");
+
+static void wait_lock(struct qrwlock *q)
+{
+	uint32_t me = __atomic_fetch_add(&q->wait_next, 1, __ATOMIC_RELAXED);
+	unsigned int spins = 0;
+
+	while (__atomic_load_n(&q->wait_owner, __ATOMIC_ACQUIRE) != me)
+		spin_wait(&spins);
+}
+
+static void wait_unlock(struct qrwlock *q)
+{
+	__atomic_store_n(&q->wait_owner, __atomic_load_n(&q->wait_owner, __ATOMIC_RELAXED) + 1,
+			 __ATOMIC_RELEASE);
+}
 
 static void rwlock_init(struct cgt_lock *lock)
 {
-	cgt_lock_priv(lock, struct rwlock)->cnts = 0;
+	struct qrwlock *q = cgt_lock_priv(lock, struct qrwlock);
+
+	q->cnts = q->wait_next = q->wait_owner = 0;
 }
 
+/* queued_read_lock / queued_read_lock_slowpath */
 static void rwlock_read_lock(struct cgt_lock *lock)
 {
-	struct rwlock *rw = cgt_lock_priv(lock, struct rwlock);
+	struct qrwlock *q = cgt_lock_priv(lock, struct qrwlock);
 	unsigned int spins = 0;
-	uint32_t c = __atomic_load_n(&rw->cnts, __ATOMIC_RELAXED);
 
-	for (;;) {
-		if (!(c & (RW_LOCKED | RW_WAITING)) &&
-		    __atomic_compare_exchange_n(&rw->cnts, &c, c + RW_READER, true,
-						__ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
-			return;
+	if (!(__atomic_add_fetch(&q->cnts, QR_BIAS, __ATOMIC_ACQUIRE) & QW_WMASK))
+		return;
+	__atomic_fetch_sub(&q->cnts, QR_BIAS, __ATOMIC_RELAXED);
+	wait_lock(q);
+	__atomic_fetch_add(&q->cnts, QR_BIAS, __ATOMIC_RELAXED);
+	/* at the head of the queue: only a writer that holds the lock keeps us out */
+	while (__atomic_load_n(&q->cnts, __ATOMIC_ACQUIRE) & QW_LOCKED)
 		spin_wait(&spins);
-		c = __atomic_load_n(&rw->cnts, __ATOMIC_RELAXED);
-	}
+	wait_unlock(q);
 }
 
 static void rwlock_read_unlock(struct cgt_lock *lock)
 {
-	__atomic_fetch_sub(&cgt_lock_priv(lock, struct rwlock)->cnts, RW_READER, __ATOMIC_RELEASE);
+	__atomic_fetch_sub(&cgt_lock_priv(lock, struct qrwlock)->cnts, QR_BIAS, __ATOMIC_RELEASE);
 }
 
+/* queued_write_lock / queued_write_lock_slowpath */
 static void rwlock_write_lock(struct cgt_lock *lock)
 {
-	struct rwlock *rw = cgt_lock_priv(lock, struct rwlock);
+	struct qrwlock *q = cgt_lock_priv(lock, struct qrwlock);
 	unsigned int spins = 0;
-	uint32_t c;
+	uint32_t c = 0;
 
-	/* Claim the single WAITING slot; another waiting writer makes us spin for it. */
-	c = __atomic_load_n(&rw->cnts, __ATOMIC_RELAXED);
+	if (__atomic_compare_exchange_n(&q->cnts, &c, QW_LOCKED, false, __ATOMIC_ACQUIRE,
+					__ATOMIC_RELAXED))
+		return;
+	wait_lock(q);
+	__atomic_fetch_or(&q->cnts, QW_WAITING, __ATOMIC_RELAXED);
 	for (;;) {
-		if (!(c & RW_WAITING) &&
-		    __atomic_compare_exchange_n(&rw->cnts, &c, c | RW_WAITING, true,
-						__ATOMIC_RELAXED, __ATOMIC_RELAXED))
+		c = QW_WAITING;
+		if (__atomic_compare_exchange_n(&q->cnts, &c, QW_LOCKED, true, __ATOMIC_ACQUIRE,
+						__ATOMIC_RELAXED))
 			break;
 		spin_wait(&spins);
-		c = __atomic_load_n(&rw->cnts, __ATOMIC_RELAXED);
 	}
-	/* Readers drain and the holder leaves; then WAITING becomes LOCKED. */
-	for (;;) {
-		c = RW_WAITING;
-		if (__atomic_compare_exchange_n(&rw->cnts, &c, RW_LOCKED, true,
-						__ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
-			return;
-		spin_wait(&spins);
-	}
+	wait_unlock(q);
 }
 
 static void rwlock_write_unlock(struct cgt_lock *lock)
 {
-	__atomic_fetch_and(&cgt_lock_priv(lock, struct rwlock)->cnts, ~RW_LOCKED, __ATOMIC_RELEASE);
+	__atomic_fetch_and(&cgt_lock_priv(lock, struct qrwlock)->cnts, ~QW_LOCKED, __ATOMIC_RELEASE);
 }
 
 const struct cgt_lock_ops rwlock_lock_ops = {
 	.name		= "rwlock",
-	.desc		= "spinning reader/writer (rwlock_t), writer-preferring",
+	.desc		= "spinning reader/writer (queued rwlock_t), FIFO once contended",
 	.sleeps		= false,
 	.shared		= true,
 	.init		= rwlock_init,

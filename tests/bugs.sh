@@ -1,0 +1,45 @@
+#!/bin/sh
+# Every catalogued bug must be caught by the detector meant for it, in the build it needs;
+# its fixed twin (the same options without --bug) must pass with no report in every build.
+# Usage: tests/bugs.sh BUILD_DIR   (holding plain/, tsan/ and asan/cgtorture)
+set -u
+dir=${1:?usage: tests/bugs.sh BUILD_DIR}
+budget=${CGT_BUG_SECONDS:-20}	# per attempt; the run stops at the first failure
+twin_secs=${CGT_TWIN_SECONDS:-3}
+log=$(mktemp)
+out=$(mktemp -d)
+trap 'rm -rf "$log" "$out"' EXIT
+fails=0
+
+"$dir/plain/cgtorture" bugs --tsv >"$log.tsv" || exit 1
+while IFS="$(printf '\t')" read -r bug detector build options; do
+	bin=$dir/$build/cgtorture
+	# shellcheck disable=SC2086
+	"$bin" run --bug "$bug" $options --duration "$budget" --stop-on "$detector" --expect fail \
+		--quiet --out "$out" >"$log" 2>&1
+	rc=$?
+	if [ "$rc" = 0 ] && grep -q "^$detector .*report(s)" "$log"; then
+		echo "ok:   $bug caught by $detector ($build) $(sed -n 's/.*\(first_failure_s=[0-9.]*\).*/\1/p' "$log")"
+	else
+		echo "FAIL: $bug ($build): status $rc, $detector did not report"
+		grep -E 'report\(s\)|^  \[' "$log" | head -5 | sed 's/^/    /'
+		fails=$((fails + 1))
+	fi
+	for twin_build in plain tsan asan; do
+		# shellcheck disable=SC2086
+		"$dir/$twin_build/cgtorture" run $options --duration "$twin_secs" --expect pass \
+			--quiet --out "$out" >"$log" 2>&1
+		rc=$?
+		races=$(grep -c 'WARNING: ThreadSanitizer\|ERROR: AddressSanitizer' "$log")
+		if [ "$rc" = 0 ] && [ "$races" = 0 ]; then
+			echo "ok:   $bug twin clean ($twin_build)"
+		else
+			echo "FAIL: $bug twin ($twin_build): status $rc, $races sanitizer report(s)"
+			grep -E 'report\(s\)|^  \[|WARNING|ERROR' "$log" | head -5 | sed 's/^/    /'
+			fails=$((fails + 1))
+		fi
+	done
+done <"$log.tsv"
+rm -f "$log.tsv"
+[ "$fails" = 0 ] && echo "bugs: all caught, every twin clean" || echo "bugs: $fails failure(s)"
+[ "$fails" = 0 ]
