@@ -28,7 +28,7 @@ export UBSAN_OPTIONS ?= print_stacktrace=1 halt_on_error=1
 # tsan-suppressions as a C string, linked into the TSan build
 EXTRA_OBJS_tsan := build/tsan/gen/tsan_suppressions.o
 
-.PHONY: all plain tsan asan test unit stress bench clean deps
+.PHONY: all plain tsan asan test unit stress bench bench-detect clean deps
 all: cgtorture
 
 deps:
@@ -90,6 +90,13 @@ stress: cgtorture
 bench: build/plain/bench/bench_scale build/tsan/bench/bench_scale
 	build/plain/bench/bench_scale
 	build/tsan/bench/bench_scale --threads 4000
+
+# Each catalogued bug over SEEDS seeds with a BUDGET-second run each: detection rate and time,
+# with and without perturbation, and the fixed twin's reports (long: up to an hour).
+SEEDS ?= 20
+BUDGET ?= 10
+bench-detect: build/plain/cgtorture build/tsan/cgtorture build/asan/cgtorture
+	bench/detect.sh build $(SEEDS) $(BUDGET)
 
 clean:
 	rm -rf build cgtorture

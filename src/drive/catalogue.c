@@ -52,7 +52,7 @@ const struct cgt_bug_info cgt_bug_catalogue[CGT_NR_BUGS] = {
 			   "deadlock (task_cgroup_path had to take the rwsem first)",
 		.detector = CGT_DET_HANG, .build = "plain",
 		.twin = "the rwsem taken before rcu_read_lock; css_sets freed with call_rcu",
-		.options = "--css-lock rwsem",
+		.options = "--css-lock rwsem --stall 0.5",
 	},
 	[CGT_BUG_READER_PREF_RWLOCK] = {
 		.name = "reader-pref-rwlock",
@@ -61,7 +61,7 @@ const struct cgt_bug_info cgt_bug_catalogue[CGT_NR_BUGS] = {
 			   "softlockup in cgroup_mkdir behind 19 readers)",
 		.detector = CGT_DET_STARVATION, .build = "plain",
 		.twin = "a writer-preferring rwlock (queued rwlock) for tasklist_lock",
-		.options = "--perturb 200 --walkers 8",
+		.options = "--perturb 300 --walkers 12 --starve 0.5",
 	},
 	[CGT_BUG_CSET_WALK_UNLOCKED] = {
 		.name = "cset-walk-unlocked",
@@ -79,7 +79,7 @@ const struct cgt_bug_info cgt_bug_catalogue[CGT_NR_BUGS] = {
 			   "mutex's holder wants the rwsem for writing",
 		.detector = CGT_DET_HANG, .build = "plain",
 		.twin = "the callback does not block inside the iteration",
-		.options = "--mix fork=35,exec=2,exit=20,migrate=20,observe=23",
+		.options = "--stall 0.5 --mix fork=35,exec=2,exit=20,migrate=20,observe=23",
 	},
 };
 

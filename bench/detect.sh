@@ -1,0 +1,64 @@
+#!/bin/sh
+# make bench-detect: how fast each catalogued bug is caught, with and without perturbation,
+# and whether its fixed twin stays silent, over many seeds. Prints figures; asserts nothing.
+# Usage: bench/detect.sh BUILD_DIR [SEEDS] [BUDGET_SECONDS]
+set -u
+dir=${1:?usage: bench/detect.sh BUILD_DIR [SEEDS] [BUDGET]}
+seeds=${2:-20}
+budget=${3:-10}
+base=${CGT_BENCH_SEED:-1000}
+out=$(mktemp -d)
+log=$out/log
+trap 'rm -rf "$out"' EXIT
+
+# time_to FILE DETECTOR: seconds to the detector's first report, or nothing
+time_to() {
+	sed -n "s/^  \[ *\([0-9.]*\)s\] $2: .*/\1/p" "$1" | head -1
+}
+
+# stats: "caught/total median worst" from a file of times (one per line, "-" for a miss)
+stats() {
+	awk -v n="$seeds" '
+		$1 != "-" { t[++c] = $1 }
+		END {
+			if (!c) { printf "%2d/%d %7s %7s", 0, n, "-", "-"; exit }
+			for (i = 1; i <= c; i++) for (j = i + 1; j <= c; j++)
+				if (t[j] < t[i]) { x = t[i]; t[i] = t[j]; t[j] = x }
+			med = (c % 2) ? t[(c + 1) / 2] : (t[c / 2] + t[c / 2 + 1]) / 2
+			printf "%2d/%d %6.2fs %6.2fs", c, n, med, t[c]
+		}' "$1"
+}
+
+printf '%s seeds x %s s budget per run, %s cores, %s\n\n' "$seeds" "$budget" "$(nproc)" "$(date -u +%F)"
+printf '%-27s %-11s %-5s | %-22s | %-22s | %s\n' bug detector build \
+	"perturbed: caught med worst" "unperturbed: caught med worst" "twin reports"
+"$dir/plain/cgtorture" bugs --tsv >"$out/bugs"
+while IFS="$(printf '\t')" read -r bug det build options; do
+	bin=$dir/$build/cgtorture
+	plain_opts=$(echo "$options" | sed 's/--perturb [0-9]*//')
+	: >"$out/p"; : >"$out/u"
+	twin=0
+	for i in $(seq 1 "$seeds"); do
+		seed=$((base + i))
+		for mode in p u; do
+			o=$options
+			[ "$mode" = u ] && o=$plain_opts
+			# shellcheck disable=SC2086
+			"$bin" run --bug "$bug" $o --seed "$seed" --duration "$budget" --stop-on "$det" \
+				--quiet --out "$out/r" >"$log" 2>&1
+			t=$(time_to "$log" "$det")
+			echo "${t:--}" >>"$out/$mode"
+		done
+		# shellcheck disable=SC2086
+		"$bin" run $options --seed "$seed" --duration "$budget" --quiet --out "$out/r" \
+			>"$log" 2>&1
+		n=$(sed -n 's/.*failures=\([0-9]*\).*/\1/p' "$log")
+		r=$(grep -c 'WARNING: ThreadSanitizer\|ERROR: AddressSanitizer' "$log")
+		twin=$((twin + ${n:-1} + r))
+	done
+	printf '%-27s %-11s %-5s | %s | %s | %d\n' "$bug" "$det" "$build" \
+		"$(stats "$out/p")" "$(stats "$out/u")" "$twin"
+	echo "BENCH detect bug=$bug perturbed=\"$(stats "$out/p")\" unperturbed=\"$(stats "$out/u")\" twin_reports=$twin" >>"$out/bench"
+done <"$out/bugs"
+echo
+cat "$out/bench"
