@@ -310,8 +310,9 @@ void cgt_tunables_help(FILE *f)
 {
 	fprintf(f, "usage: cgtorture [run] [OPTION...]\n\n"
 		"Stress a user-space model of the kernel's thread groups and cgroups with real\n"
-		"pthreads, then check its invariants. Exit status: 0 pass, 1 failure found,\n"
-		"2 bad usage.\n\nOptions:\n");
+		"pthreads, then check its invariants. Exit status: 0 pass (or the --expect'ed\n"
+		"outcome), 1 failure found, 2 bad usage, 3 an expected failure not found.\n\n"
+		"Options:\n");
 	for (size_t i = 0; i < ARRAY_SIZE(tunables); i++) {
 		const struct tunable *t = &tunables[i];
 		char lhs[48];

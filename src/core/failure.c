@@ -27,8 +27,29 @@ static int nfailures;
 static long counts[CGT_NR_DETECTORS];
 static void (*fail_hook)(enum cgt_detector det);
 
+/* The thread's state now, so the report tells its story even after it has gone. */
+static struct cgt_thread *thread_snapshot(int id)
+{
+	struct cgt_thread *copy = NULL;
+
+	if (!id)
+		return NULL;
+	cgt_threads_lock();
+	for (struct cgt_thread *t = cgt_threads_first(); t; t = t->next) {
+		if (t->id != id)
+			continue;
+		copy = malloc(sizeof(*copy));
+		if (copy)
+			cgt_thread_copy(copy, t);
+		break;
+	}
+	cgt_threads_unlock();
+	return copy;
+}
+
 void cgt_fail(enum cgt_detector det, int thread_id, const char *evidence, const char *fmt, ...)
 {
+	struct cgt_thread *snap = thread_snapshot(thread_id);
 	void (*hook)(enum cgt_detector det);
 	va_list ap;
 
@@ -43,10 +64,13 @@ void cgt_fail(enum cgt_detector det, int thread_id, const char *evidence, const 
 		vsnprintf(f->summary, sizeof(f->summary), fmt, ap);
 		va_end(ap);
 		f->evidence = evidence ? strdup(evidence) : NULL;
+		f->thread = snap;
+		snap = NULL;
 	}
 	__atomic_fetch_add(&counts[det], 1, __ATOMIC_RELAXED);
 	hook = fail_hook;
 	pthread_mutex_unlock(&failure_lock);
+	free(snap);
 	if (hook)
 		hook(det);
 }
@@ -79,8 +103,10 @@ int cgt_failures_get(struct cgt_failure *out, int max)
 void cgt_failures_reset(void)
 {
 	pthread_mutex_lock(&failure_lock);
-	for (int i = 0; i < nfailures; i++)
+	for (int i = 0; i < nfailures; i++) {
 		free(failures[i].evidence);
+		free(failures[i].thread);
+	}
 	nfailures = 0;
 	memset(counts, 0, sizeof(counts));
 	pthread_mutex_unlock(&failure_lock);

@@ -8,6 +8,8 @@
 
 #include <stdint.h>
 
+struct cgt_thread;
+
 #define CGT_DETECTORS(X)						\
 	X(LIVELOCK,	"livelock",	"a walk that cannot end")		\
 	X(HANG,		"hang",		"a thread blocked past --stall")	\
@@ -37,8 +39,10 @@ struct cgt_failure {
 	int thread_id;			/* harness thread that saw it, 0 if none */
 	char summary[256];
 	char *evidence;			/* malloc'd, may be NULL */
+	struct cgt_thread *thread;	/* malloc'd copy of that thread as it was then, or NULL */
 };
 
+/* Record a failure; the thread @thread_id is copied as it is now (not with the registry locked). */
 void cgt_fail(enum cgt_detector det, int thread_id, const char *evidence, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 /* Counts per detector, and the first failures kept in full; caller frees nothing. */

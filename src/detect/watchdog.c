@@ -23,6 +23,7 @@
 
 #define WATCH_PERIOD_NS	100000000L
 #define MAX_SNAP	4096
+#define MAX_STARVED	8	/* starved writers reported per look */
 
 static struct cgt_detect_config dcfg;
 static pthread_t watchdog;
@@ -230,8 +231,9 @@ static bool lock_moved(const struct cgt_thread *t)
 static void watch_once(struct snap *v)
 {
 	uint64_t stall = (uint64_t)(dcfg.stall * 1e9), starve = (uint64_t)(dcfg.starve * 1e9);
+	struct { int i; long reads; } starved[MAX_STARVED];
+	int hung = -1, n, nstarved = 0;
 	uint64_t now;
-	int hung = -1, n;
 
 	cgt_threads_lock();
 	n = snapshot(v, MAX_SNAP);
@@ -244,7 +246,8 @@ static void watch_once(struct snap *v)
 		if (!t->wait_obj || t->parked)
 			continue;
 		if (starve && t->wait_kind == CGT_WAIT_WRITE && t->wait_static &&
-		    cgt_age_ns(now, t->wait_since_ns) > starve && !(t->wait_reported & 2)) {
+		    cgt_age_ns(now, t->wait_since_ns) > starve && !(t->wait_reported & 2) &&
+		    nstarved < MAX_STARVED) {
 			const struct cgt_lock *l = t->wait_obj;
 			long reads = __atomic_load_n(&l->reads, __ATOMIC_RELAXED) - t->wait_reads_seen;
 			long writes = __atomic_load_n(&l->writes, __ATOMIC_RELAXED) - t->wait_writes_seen;
@@ -252,10 +255,8 @@ static void watch_once(struct snap *v)
 			/* readers keep coming and no writer gets in: the readers keep it out */
 			if (reads > 0 && !writes) {
 				WRITE_ONCE(live->wait_reported, t->wait_reported | 2);
-				cgt_fail(CGT_DET_STARVATION, t->id, NULL,
-					 "thread %d (tid %d) has waited %.2f s to write %s while %ld reads got in and no writer did",
-					 t->id, t->pid, (double)cgt_age_ns(now, t->wait_since_ns) / 1e9,
-					 t->wait_name, reads);
+				starved[nstarved].i = i;
+				starved[nstarved++].reads = reads;
 			}
 		}
 		/*
@@ -272,6 +273,15 @@ static void watch_once(struct snap *v)
 		}
 	}
 	cgt_threads_unlock();
+	/* reported with the registry unlocked: cgt_fail copies the thread it names */
+	for (int k = 0; k < nstarved; k++) {
+		const struct cgt_thread *t = &v[starved[k].i].s;
+
+		cgt_fail(CGT_DET_STARVATION, t->id, NULL,
+			 "thread %d (tid %d) has waited %.2f s to write %s while %ld reads got in and no writer did",
+			 t->id, t->pid, (double)cgt_age_ns(now, t->wait_since_ns) / 1e9, t->wait_name,
+			 starved[k].reads);
+	}
 	if (hung >= 0)
 		report_hang(v, n, hung, now);
 }

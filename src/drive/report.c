@@ -237,8 +237,9 @@ static bool named_by_failure(const struct cgt_thread *t, const struct cgt_failur
 }
 
 /*
- * The threads worth reading: those a failure names, those that wait, hold a lock, read
- * under RCU or walk, then the most recently finished. At most MAX_REPORT_THREADS.
+ * The threads worth reading: each failure's thread as it was when the failure was seen,
+ * then the live threads that wait, hold a lock, read under RCU or walk, then the most
+ * recently finished. At most MAX_REPORT_THREADS.
  */
 static json_t *threads_json(const struct cgt_failure *f, int nf)
 {
@@ -249,22 +250,24 @@ static json_t *threads_json(const struct cgt_failure *f, int nf)
 
 	if (!copy)
 		return a;
-	cgt_threads_lock();
-	for (int pass = 0; pass < 2; pass++) {
-		for (struct cgt_thread *t = cgt_threads_first(); t && n < MAX_REPORT_THREADS;
-		     t = t->next) {
-			bool named;
+	for (int i = 0; i < nf && n < MAX_REPORT_THREADS; i++) {
+		json_t *o;
 
-			cgt_thread_copy(copy, t);
-			named = named_by_failure(copy, f, nf);
-			if (pass == 0 ? !named : named)
-				continue;
-			if (pass == 1 && !copy->wait_obj && !copy->nheld && !copy->rcu_depth &&
-			    !copy->walk_active)
-				continue;
-			json_array_append_new(a, thread_json(copy, false, now));
-			n++;
-		}
+		if (!f[i].thread || named_by_failure(f[i].thread, f, i))
+			continue;
+		o = thread_json(f[i].thread, false, f[i].ns);
+		json_object_set_new(o, "state", json_string("as the failure was seen"));
+		json_array_append_new(a, o);
+		n++;
+	}
+	cgt_threads_lock();
+	for (struct cgt_thread *t = cgt_threads_first(); t && n < MAX_REPORT_THREADS; t = t->next) {
+		cgt_thread_copy(copy, t);
+		if (named_by_failure(copy, f, nf) ||
+		    (!copy->wait_obj && !copy->nheld && !copy->rcu_depth && !copy->walk_active))
+			continue;
+		json_array_append_new(a, thread_json(copy, false, now));
+		n++;
 	}
 	ndead = cgt_threads_graveyard(dead, 16);
 	for (int i = 0; i < ndead && n < MAX_REPORT_THREADS; i++, n++)

@@ -21,6 +21,7 @@ struct cgt_lock_ops {
 	const char *desc;	/* how waiters wait and what fairness they get */
 	bool sleeps;		/* waiters sleep in the kernel (futex) rather than spin */
 	bool shared;		/* readers share the lock */
+	const char *bug;	/* a deliberately unfair variant: the catalogued bug it is */
 	void (*init)(struct cgt_lock *lock);
 	void (*read_lock)(struct cgt_lock *lock);
 	void (*read_unlock)(struct cgt_lock *lock);
