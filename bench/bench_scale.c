@@ -615,7 +615,6 @@ int main(int argc, char **argv)
 		.iter			= CGT_ITER_FOR_EACH,
 		.walk_limit		= 1000000,
 	};
-	struct cgt_violation viol;
 	long threads = DEFAULT_THREADS;
 	double seconds = 1.0, t0 = cgt_now();
 	char why[256] = "";
@@ -637,7 +636,7 @@ int main(int argc, char **argv)
 	 * start it now, while a thread can still be had, not once the hold has used them all.
 	 */
 	urcu_memb_get_default_call_rcu_data();
-	cgt_violations_reset();
+	cgt_failures_reset();
 	if (!mcfg.css_set_lock_ops || !mcfg.tasklist_lock_ops || cgt_model_init(&mcfg)) {
 		fprintf(stderr, "bench_scale: the model could not start\n");
 		return 1;
@@ -656,11 +655,10 @@ int main(int argc, char **argv)
 
 	/* every model thread has exited: init lets go, and nothing else may be left */
 	leaks = cgt_model_exit(why, sizeof(why));
-	cgt_violations(&viol);
-	printf("\nmodel exit: %s%s; invariant violations seen: %ld%s%s; %.1f s in all\n",
-	       leaks ? "LEAKED: " : "nothing leaked", why, viol.count,
-	       viol.count ? ", first: " : "", viol.count ? viol.first : "", cgt_now() - t0);
-	if (leaks || viol.count)
+	printf("\nmodel exit: %s%s; invariant violations seen: %ld; %.1f s in all\n",
+	       leaks ? "LEAKED: " : "nothing leaked", why, cgt_failure_count(CGT_DET_INVARIANT),
+	       cgt_now() - t0);
+	if (leaks || cgt_failure_count(CGT_DET_INVARIANT))
 		bench_status = 1;
 	cgt_rcu_unregister_thread();
 	pthread_attr_destroy(&bench_attr);

@@ -177,7 +177,6 @@ Test(cgroup, migrate_moves_every_thread)
 	enum { N = 5 };
 	struct task *th[N];
 	struct cgroup *target = &cgroups[MEM][3], *cpu_target = &cgroups[CPU][4];
-	struct cgt_violation v;
 	struct task *late;
 
 	fork_group(th, N);
@@ -197,8 +196,8 @@ Test(cgroup, migrate_moves_every_thread)
 		cr_assert_eq(cgroup_of(th[i], MEM), target);
 	}
 	cr_assert_eq(cset_of(&init_task), &init_css_set, "init must not move");
-	cgt_violations(&v);
-	cr_assert_eq(v.count, 0, "cgt_check_group_in: %s", v.first);
+	cr_assert_eq(cgt_failure_count(CGT_DET_INVARIANT), 0, "cgt_check_group_in: %s",
+		     invariant_summary());
 	assert_model_sound();
 
 	/* a thread forked after the move follows its parent (cgroup_post_fork) */
@@ -257,7 +256,6 @@ Test(cgroup, invariants_hold_and_catch_corruption)
 	enum { N = 3 };
 	struct task *th[N], *solo;
 	struct css_set *cset;
-	struct cgt_violation v;
 	char why[256];
 
 	fork_group(th, N);
@@ -291,10 +289,10 @@ Test(cgroup, invariants_hold_and_catch_corruption)
 	/* the migration check: the group is in cpu:/g1, not cpu:/g2 */
 	cr_assert_eq(cgt_check_group_in(th[0], &cgroups[CPU][1]), 0);
 	cr_assert_neq(cgt_check_group_in(th[0], &cgroups[CPU][2]), 0, "a split group went unnoticed");
-	cgt_violations(&v);
-	cr_assert_eq(v.count, 1);
-	cr_assert(strstr(v.first, "left 3 thread(s) behind") != NULL, "violation: %s", v.first);
-	cgt_violations_reset();
+	cr_assert_eq(cgt_failure_count(CGT_DET_INVARIANT), 1);
+	cr_assert(strstr(invariant_summary(), "left 3 thread(s) behind") != NULL, "violation: %s",
+		  invariant_summary());
+	cgt_failures_reset();
 
 	/* a task whose cgroups pointer disagrees with the list it is on */
 	RCU_INIT_POINTER(solo->cgroups, cset);

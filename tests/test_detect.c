@@ -614,7 +614,7 @@ static void livelock_boot(void)
 	fresh_state();
 	cgt_rcu_register_thread();
 	cr_assert_eq(cgt_model_init(&cfg), 0, "cgt_model_init failed");
-	cgt_violations_reset();
+	cgt_failures_reset();
 }
 
 struct walk_ctx {
@@ -735,7 +735,6 @@ Test(detect, invariant_split_group, .init = model_boot_while_each, .fini = model
 {
 	struct task *th[INV_THREADS];
 	struct cgt_failure f;
-	struct cgt_violation v;
 	char tid[32];
 
 	fork_group(th, INV_THREADS);
@@ -751,12 +750,9 @@ Test(detect, invariant_split_group, .init = model_boot_while_each, .fini = model
 	cr_assert(strstr(f.summary, "left 1 thread(s) behind") && strstr(f.summary, tid),
 		  "summary: %s", f.summary);
 	cr_assert(strstr(f.summary, cgroups[0][1].name), "summary: %s", f.summary);
-	cgt_violations(&v);
-	cr_assert_eq(v.count, 1);
-
 	/* put it back, so the model ends sound */
 	move_one_thread(th[1], &cgroups[0][1]);
-	cgt_violations_reset();
+	cgt_failures_reset();
 	assert_model_sound();
 	for (int i = INV_THREADS - 1; i >= 0; i--)
 		do_exit(th[i]);

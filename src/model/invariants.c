@@ -11,37 +11,16 @@
 #include "model.h"
 #include "cgroup_internal.h"
 
-static pthread_mutex_t violation_lock = PTHREAD_MUTEX_INITIALIZER;
-static struct cgt_violation violations;
-
-/* A broken invariant seen while the run goes on; it goes to the failure list as well. */
+/* A broken invariant seen while the run goes on goes to the failure list. */
 void cgt_violation(const char *fmt, ...)
 {
-	char msg[sizeof(violations.first)];
+	char msg[256];
 	va_list ap;
 
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	pthread_mutex_lock(&violation_lock);
-	if (!violations.count++)
-		memcpy(violations.first, msg, sizeof(msg));
-	pthread_mutex_unlock(&violation_lock);
 	cgt_fail(CGT_DET_INVARIANT, cgt_self ? cgt_self->id : 0, NULL, "%s", msg);
-}
-
-void cgt_violations(struct cgt_violation *out)
-{
-	pthread_mutex_lock(&violation_lock);
-	*out = violations;
-	pthread_mutex_unlock(&violation_lock);
-}
-
-void cgt_violations_reset(void)
-{
-	pthread_mutex_lock(&violation_lock);
-	memset(&violations, 0, sizeof(violations));
-	pthread_mutex_unlock(&violation_lock);
 }
 
 #define fail(...) do { snprintf(why, len, __VA_ARGS__); return -1; } while (0)

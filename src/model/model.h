@@ -273,13 +273,8 @@ const char *cgt_iter_name(enum cgt_iter iter);
 int cgt_iter_parse(const char *name, enum cgt_iter *iter);
 
 /* invariants.c */
-struct cgt_violation {
-	long count;
-	char first[256];
-};
+/* A broken invariant seen while the run goes on: an invariant failure (core/failure.h). */
 void cgt_violation(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-void cgt_violations(struct cgt_violation *out);
-void cgt_violations_reset(void);
 int cgt_check_invariants(char *why, size_t len);
 int cgt_check_leaks(char *why, size_t len);
 int cgt_check_group_in(struct task *leader, const struct cgroup *cgrp);
