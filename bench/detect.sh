@@ -55,6 +55,8 @@ while IFS="$(printf '\t')" read -r bug det build options; do
 		n=$(sed -n 's/.*failures=\([0-9]*\).*/\1/p' "$log")
 		r=$(grep -c 'WARNING: ThreadSanitizer\|ERROR: AddressSanitizer' "$log")
 		twin=$((twin + ${n:-1} + r))
+		[ "${n:-1}" != 0 ] || [ "$r" != 0 ] &&
+			echo "twin of $bug, seed $seed: $(grep -m1 '^  \[' "$log")" >>"$out/twins"
 	done
 	printf '%-27s %-11s %-5s | %s | %s | %d\n' "$bug" "$det" "$build" \
 		"$(stats "$out/p")" "$(stats "$out/u")" "$twin"
@@ -62,3 +64,5 @@ while IFS="$(printf '\t')" read -r bug det build options; do
 done <"$out/bugs"
 echo
 cat "$out/bench"
+[ -s "$out/twins" ] && { echo; echo "twin reports:"; cat "$out/twins"; }
+exit 0

@@ -287,8 +287,8 @@ Test(cgroup, invariants_hold_and_catch_corruption)
 	assert_model_sound();
 
 	/* the migration check: the group is in cpu:/g1, not cpu:/g2 */
-	cr_assert_eq(cgt_check_group_in(th[0], &cgroups[CPU][1]), 0);
-	cr_assert_neq(cgt_check_group_in(th[0], &cgroups[CPU][2]), 0, "a split group went unnoticed");
+	cr_assert_eq(cgt_check_group_in(th[0], &cgroups[CPU][1], NULL, 0), 0);
+	cr_assert_neq(cgt_check_group_in(th[0], &cgroups[CPU][2], NULL, 0), 0, "a split group went unnoticed");
 	cr_assert_eq(cgt_failure_count(CGT_DET_INVARIANT), 1);
 	cr_assert(strstr(invariant_summary(), "left 3 thread(s) behind") != NULL, "violation: %s",
 		  invariant_summary());

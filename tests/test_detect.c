@@ -742,7 +742,7 @@ Test(detect, invariant_split_group, .init = model_boot_while_each, .fini = model
 	cr_assert_eq(cgt_failures_total(), 0, "a whole-group migration reported a failure");
 	move_one_thread(th[1], &cgroups[0][2]);
 
-	cr_assert_neq(cgt_check_group_in(th[0], &cgroups[0][1]), 0, "a split group went unnoticed");
+	cr_assert_neq(cgt_check_group_in(th[0], &cgroups[0][1], NULL, 0), 0, "a split group went unnoticed");
 	cr_assert_eq(cgt_failure_count(CGT_DET_INVARIANT), 1);
 	cr_assert_eq(cgt_failures_total(), 1);
 	cr_assert(first_failure(CGT_DET_INVARIANT, &f));
@@ -766,7 +766,7 @@ Test(detect, invariant_whole_group_is_silent, .init = model_boot_while_each, .fi
 
 	fork_group(th, INV_THREADS);
 	cr_assert_eq(cgroup_procs_write(&cgroups[0][1], th[0]->pid), 0);
-	cr_assert_eq(cgt_check_group_in(th[0], &cgroups[0][1]), 0);
+	cr_assert_eq(cgt_check_group_in(th[0], &cgroups[0][1], NULL, 0), 0);
 	cr_assert_eq(cgt_failure_count(CGT_DET_INVARIANT), 0);
 	cr_assert_eq(cgt_failures_total(), 0);
 	assert_model_sound();

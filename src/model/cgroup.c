@@ -267,6 +267,8 @@ int cgroup_attach_task(struct cgroup *cgrp, struct task *leader, bool threadgrou
 	size_t n = 0, cap = 0, i;
 	struct task *t;
 	struct cgt_walk w;
+	struct task **unlinked;
+	size_t nunlinked = 0;
 	int ret = 0;
 
 	/* Take a snapshot of the group; PF_EXITING threads are left to cgroup_exit. */
@@ -311,17 +313,34 @@ int cgroup_attach_task(struct cgroup *cgrp, struct task *leader, bool threadgrou
 		goto out;
 	}
 
+	/* the tasks left alone because cgroup_post_fork had not linked them yet */
+	unlinked = malloc((n + 1) * sizeof(*unlinked));
+	if (!unlinked) {
+		for (i = 0; i < n; i++)
+			put_css_set(set[i].cset);
+		ret = -ENOMEM;
+		goto out;
+	}
 	cgt_write_lock(&css_set_lock);
 	for (i = 0; i < n; i++) {
 		/* leave a task alone if cgroup_post_fork() hasn't linked it yet (3.15) */
-		if (cds_list_empty(&set[i].task->cg_list))
+		if (cds_list_empty(&set[i].task->cg_list)) {
+			unlinked[nunlinked++] = set[i].task;
 			continue;
+		}
 		set[i].cset = cgroup_task_migrate(set[i].task, set[i].cset);
 		cgt_point(CGT_PT_ATTACH_MOVE, set[i].task);
 	}
 	cgt_write_unlock(&css_set_lock);
 	for (i = 0; i < n; i++)
 		put_css_set(set[i].cset);
+	/*
+	 * The harness's own check, while the group is still held: did the whole group move?
+	 * A task not yet linked joins its parent's css_set later; 3.15 accepts that.
+	 */
+	if (threadgroup)
+		cgt_check_group_in(leader, cgrp, unlinked, nunlinked);
+	free(unlinked);
 out:
 	for (i = 0; i < n; i++)
 		put_task_struct(set[i].task);
@@ -363,9 +382,6 @@ retry:
 		goto retry;
 	}
 	ret = cgroup_attach_task(cgrp, tsk, true);
-	/* The harness's own check, while the group is still held: did the whole group move? */
-	if (!ret)
-		cgt_check_group_in(tsk, cgrp);
 	if (locked)
 		threadgroup_unlock(tsk);
 	put_task_struct(tsk);

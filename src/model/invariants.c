@@ -23,13 +23,23 @@ void cgt_violation(const char *fmt, ...)
 	cgt_fail(CGT_DET_INVARIANT, cgt_self ? cgt_self->id : 0, NULL, "%s", msg);
 }
 
+static bool is_exempt(const struct task *t, struct task *const *exempt, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (exempt[i] == t)
+			return true;
+	return false;
+}
+
 #define fail(...) do { snprintf(why, len, __VA_ARGS__); return -1; } while (0)
 
 /*
  * A migrated group lies wholly in @cgrp; caller holds the threadgroup lock. Threads that
- * cgroup_post_fork has not linked yet are not in any css_set and are left out.
+ * cgroup_post_fork has not linked yet are not in any css_set and are left out, and so are
+ * the @exempt ones, which the migration found unlinked and left to join their parent's.
  */
-int cgt_check_group_in(struct task *leader, const struct cgroup *cgrp)
+int cgt_check_group_in(struct task *leader, const struct cgroup *cgrp,
+		       struct task *const *exempt, size_t nexempt)
 {
 	struct task *t;
 	int bad = 0, badpid = 0;
@@ -37,7 +47,8 @@ int cgt_check_group_in(struct task *leader, const struct cgroup *cgrp)
 	cgt_read_lock(&css_set_lock);
 	rcu_read_lock();
 	cds_list_for_each_entry_rcu(t, &leader->signal->thread_head, thread_node) {
-		if ((READ_ONCE(t->flags) & PF_EXITING) || cds_list_empty(&t->cg_list))
+		if ((READ_ONCE(t->flags) & PF_EXITING) || cds_list_empty(&t->cg_list) ||
+		    is_exempt(t, exempt, nexempt))
 			continue;
 		if (task_css_set(t)->subsys[cgrp->hierarchy] != cgrp) {
 			bad++;

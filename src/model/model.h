@@ -277,6 +277,7 @@ int cgt_iter_parse(const char *name, enum cgt_iter *iter);
 void cgt_violation(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int cgt_check_invariants(char *why, size_t len);
 int cgt_check_leaks(char *why, size_t len);
-int cgt_check_group_in(struct task *leader, const struct cgroup *cgrp);
+int cgt_check_group_in(struct task *leader, const struct cgroup *cgrp,
+		       struct task *const *exempt, size_t nexempt);
 
 #endif
