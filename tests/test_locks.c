@@ -18,6 +18,7 @@
 #include <time.h>
 
 #include "../src/core/compiler.h"
+#include "../src/core/rcu.h"
 #include "../src/locks/lock.h"
 
 #define NTHREADS	4
@@ -219,6 +220,9 @@ ParameterizedTest(size_t *idx, locks, writers_exclude_readers, .timeout = 60)
 	const struct cgt_lock_ops *ops = variant(idx);
 	static struct torture tt;
 
+	if (ops->rcu_readers)
+		cr_skip_test("%s: readers run beside writers by design (rcu_readers_pass_a_writer)",
+			     ops->name);
 	torture_run(&tt, ops, NTHREADS / 2, NTHREADS / 2);
 	cr_assert_eq(tt.counter, (long)(NTHREADS / 2) * ITERS, "%s: counter %ld", ops->name,
 		     tt.counter);
@@ -378,6 +382,57 @@ Test(locks, torture_catches_busted_lock, .timeout = 60)
 		caught = tt.max_writers_inside > 1 || tt.counter != (long)NTHREADS * ITERS;
 	}
 	cr_assert(caught, "a lock that excludes nobody passed %d torture runs", runs);
+}
+
+/* ---- rcu_readers variants: a reader gets in while a writer holds the lock ---- */
+
+struct rcu_pass {
+	struct cgt_lock lock;
+	int reader_in;		/* the reader took and dropped read_lock */
+};
+
+static void *rcu_pass_reader(void *arg)
+{
+	struct rcu_pass *p = arg;
+
+	cgt_rcu_register_thread();
+	p->lock.ops->read_lock(&p->lock);
+	p->lock.ops->read_unlock(&p->lock);
+	__atomic_store_n(&p->reader_in, 1, __ATOMIC_RELEASE);
+	cgt_rcu_unregister_thread();
+	return NULL;
+}
+
+/*
+ * What .rcu_readers promises instead of exclusion: readers never wait for a writer (so they
+ * never block one either). The writer holds the lock throughout; a reader must get in.
+ */
+Test(locks, rcu_readers_pass_a_writer, .timeout = 30)
+{
+	static struct rcu_pass p;
+	int tested = 0;
+
+	for (size_t i = 0; i < cgt_nr_lock_variants; i++) {
+		const struct cgt_lock_ops *ops = cgt_lock_variants[i];
+		double deadline = now_sec() + SHARE_WAIT_SEC;
+		pthread_t reader;
+
+		if (!ops->rcu_readers)
+			continue;
+		memset(&p, 0, sizeof(p));
+		lock_setup(&p.lock, ops);
+		ops->write_lock(&p.lock);
+		cr_assert_eq(pthread_create(&reader, NULL, rcu_pass_reader, &p), 0);
+		while (!__atomic_load_n(&p.reader_in, __ATOMIC_ACQUIRE) && now_sec() < deadline)
+			nap();
+		cr_assert(__atomic_load_n(&p.reader_in, __ATOMIC_ACQUIRE),
+			  "%s: a reader waited for the writer", ops->name);
+		ops->write_unlock(&p.lock);
+		cr_assert_eq(pthread_join(reader, NULL), 0);
+		lock_teardown(&p.lock);
+		tested++;
+	}
+	cr_assert_geq(tested, 1, "no rcu_readers variant registered");
 }
 
 /* ---- the registry (locktorture's torture_type lookup) ---- */

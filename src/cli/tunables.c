@@ -196,7 +196,12 @@ static int tunable_set(const struct tunable *t, const char *arg, struct cgt_run_
 		const struct cgt_lock_ops *ops = cgt_lock_find(arg);
 
 		if (!ops)
-			return usage_error(t->name, "unknown lock variant '%s'", arg, cgt_lock_names());
+			return usage_error(t->name, "unknown lock variant '%s'", arg,
+					   cgt_lock_run_names());
+		if (ops->rcu_readers)
+			return usage_error(t->name, "'%s' lets readers run beside writers, which the "
+					   "model's list walks cannot take (it is for cgtorture compare)",
+					   arg, cgt_lock_run_names());
 		*(const struct cgt_lock_ops **)dst = ops;
 		return 0;
 	}
@@ -326,7 +331,7 @@ void cgt_tunables_help(FILE *f)
 		if (t->kind == T_MIX)
 			fprintf(f, "  %-26s [%s]\n", "", t->def);
 		if (t->kind == T_LOCK)
-			fprintf(f, "  %-26s variants: %s\n", "", cgt_lock_names());
+			fprintf(f, "  %-26s variants: %s\n", "", cgt_lock_run_names());
 	}
 	fprintf(f, "  %-26s this text\n", "--help");
 }

@@ -107,6 +107,9 @@ void cgt_locks_print(FILE *f)
 	for (size_t i = 0; i < cgt_nr_lock_variants; i++) {
 		const struct cgt_lock_ops *ops = cgt_lock_variants[i];
 
+		/* the variants a stress run can take; cgtorture compare --help lists them all */
+		if (ops->rcu_readers)
+			continue;
 		fprintf(f, "%-14s %-9s %-9s %s%s%s\n", ops->name,
 			ops->sleeps ? "sleeping" : "spinning", ops->shared ? "shared" : "exclusive",
 			ops->desc, ops->bug ? "; known bug: " : "", ops->bug ? ops->bug : "");

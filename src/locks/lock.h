@@ -22,6 +22,11 @@ struct cgt_lock_ops {
 	bool sleeps;		/* waiters sleep in the kernel (futex) rather than spin */
 	bool shared;		/* readers share the lock */
 	const char *bug;	/* a deliberately unfair variant: the catalogued bug it is */
+	/*
+	 * Readers run beside writers (under RCU) instead of being kept out: the model's plain
+	 * list walks are unsafe under such a css_set lock, so only cgtorture compare takes it.
+	 */
+	bool rcu_readers;
 	void (*init)(struct cgt_lock *lock);
 	void (*read_lock)(struct cgt_lock *lock);
 	void (*read_unlock)(struct cgt_lock *lock);
@@ -102,5 +107,7 @@ extern const size_t cgt_nr_lock_variants;
 const struct cgt_lock_ops *cgt_lock_find(const char *name);
 /* "rwlock, rwsem, spinlock": for error messages and --help. */
 const char *cgt_lock_names(void);
+/* The same, less the rcu_readers variants: those the stress run's model can take. */
+const char *cgt_lock_run_names(void);
 
 #endif

@@ -9,7 +9,8 @@
 	X(rwsem)		\
 	X(spinlock)		\
 	X(mutex)		\
-	X(rwlock_rpref)
+	X(rwlock_rpref)		\
+	X(rcu_spinlock)
 
 #define X(name) extern const struct cgt_lock_ops name##_lock_ops;
 CGT_LOCK_VARIANTS(X)
@@ -31,13 +32,13 @@ const struct cgt_lock_ops *cgt_lock_find(const char *name)
 	return NULL;
 }
 
-const char *cgt_lock_names(void)
+static const char *names(char *buf, bool with_rcu_readers)
 {
-	static char buf[256];
-
 	if (!buf[0]) {
 		for (size_t i = 0; i < cgt_nr_lock_variants; i++) {
-			if (i)
+			if (cgt_lock_variants[i]->rcu_readers && !with_rcu_readers)
+				continue;
+			if (buf[0])
 				strcat(buf, ", ");
 			strcat(buf, cgt_lock_variants[i]->name);
 		}
@@ -45,3 +46,16 @@ const char *cgt_lock_names(void)
 	return buf;
 }
 
+const char *cgt_lock_names(void)
+{
+	static char buf[256];
+
+	return names(buf, true);
+}
+
+const char *cgt_lock_run_names(void)
+{
+	static char buf[256];
+
+	return names(buf, false);
+}

@@ -6,15 +6,9 @@
  * Fairness: strict FIFO by ticket. Readers get no sharing: read_lock is write_lock.
  * Waiters spin (spin.h), never sleep.
  */
-#include <stdint.h>
-
 #include "lock.h"
 #include "spin.h"
 
-struct ticket_lock {
-	uint32_t next;		/* next ticket to hand out */
-	uint32_t owner;		/* ticket now served */
-};
 _Static_assert(sizeof(struct ticket_lock) <= CGT_LOCK_PRIV_SIZE, "spinlock state too large");
 
 static void spinlock_init(struct cgt_lock *lock)
@@ -27,21 +21,12 @@ static void spinlock_init(struct cgt_lock *lock)
 
 static void spinlock_lock(struct cgt_lock *lock)
 {
-	struct ticket_lock *t = cgt_lock_priv(lock, struct ticket_lock);
-	uint32_t me = __atomic_fetch_add(&t->next, 1, __ATOMIC_RELAXED);
-	unsigned int spins = 0;
-
-	while (__atomic_load_n(&t->owner, __ATOMIC_ACQUIRE) != me)
-		spin_wait(&spins);
+	ticket_lock(cgt_lock_priv(lock, struct ticket_lock));
 }
 
 static void spinlock_unlock(struct cgt_lock *lock)
 {
-	struct ticket_lock *t = cgt_lock_priv(lock, struct ticket_lock);
-
-	/* Only the holder writes owner, so a plain increment of its own value is enough. */
-	__atomic_store_n(&t->owner, __atomic_load_n(&t->owner, __ATOMIC_RELAXED) + 1,
-			 __ATOMIC_RELEASE);
+	ticket_unlock(cgt_lock_priv(lock, struct ticket_lock));
 }
 
 const struct cgt_lock_ops spinlock_lock_ops = {

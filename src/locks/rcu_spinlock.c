@@ -1,0 +1,62 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * rcu-spinlock: readers under RCU, writers under a spinlock, as later kernels look css_sets
+ * up (task_css_set() under rcu_read_lock(), css_set_lock a spinlock for the updaters).
+ *
+ * read_lock is rcu_read_lock(): a reader never waits and never blocks a writer, and a writer
+ * waits only for other writers (FIFO tickets, spinning). So readers run beside a writer: what
+ * they read must be published with rcu_assign_pointer() and read with rcu_dereference(), and a
+ * writer must not free what it unlinks before a grace period (call_rcu, synchronize_rcu) has
+ * let every reader out. The model's walks under css_set_lock are plain list walks that rely
+ * on the lock keeping writers out, so .rcu_readers keeps this variant out of the stress run:
+ * it is for cgtorture compare, whose critical sections read with atomics and free nothing.
+ */
+#include "lock.h"
+#include "spin.h"
+#include "../core/rcu.h"
+
+_Static_assert(sizeof(struct ticket_lock) <= CGT_LOCK_PRIV_SIZE, "rcu-spinlock state too large");
+
+static void rcu_spin_init(struct cgt_lock *lock)
+{
+	struct ticket_lock *t = cgt_lock_priv(lock, struct ticket_lock);
+
+	t->next = 0;
+	t->owner = 0;
+}
+
+/* The caller must be a registered RCU reader (cgt_rcu_register_thread). */
+static void rcu_spin_read_lock(struct cgt_lock *lock)
+{
+	(void)lock;
+	rcu_read_lock();
+}
+
+static void rcu_spin_read_unlock(struct cgt_lock *lock)
+{
+	(void)lock;
+	rcu_read_unlock();
+}
+
+static void rcu_spin_write_lock(struct cgt_lock *lock)
+{
+	ticket_lock(cgt_lock_priv(lock, struct ticket_lock));
+}
+
+static void rcu_spin_write_unlock(struct cgt_lock *lock)
+{
+	ticket_unlock(cgt_lock_priv(lock, struct ticket_lock));
+}
+
+const struct cgt_lock_ops rcu_spinlock_lock_ops = {
+	.name		= "rcu-spinlock",
+	.desc		= "readers under RCU (never wait), writers spin on FIFO tickets",
+	.sleeps		= false,
+	.shared		= true,
+	.rcu_readers	= true,
+	.init		= rcu_spin_init,
+	.read_lock	= rcu_spin_read_lock,
+	.read_unlock	= rcu_spin_read_unlock,
+	.write_lock	= rcu_spin_write_lock,
+	.write_unlock	= rcu_spin_write_unlock,
+};
