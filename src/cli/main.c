@@ -5,6 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "compare_cli.h"
 #include "tunables.h"
 #include "../detect/detect.h"
 
@@ -12,6 +13,7 @@ static const char usage[] =
 	"usage: cgtorture [run] [OPTION...]   stress the model (the default command)\n"
 	"       cgtorture bugs [--tsv]         the catalogue of known bugs\n"
 	"       cgtorture locks                the lock variants\n"
+	"       cgtorture compare [OPTION...]  lock variants side by side (compare --help)\n"
 	"       cgtorture help                 every option\n";
 
 static void on_signal(int sig)
@@ -108,9 +110,11 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(cmd, "run"))
 		return cmd_run(argc - 1, argv + 1);
+	if (!strcmp(cmd, "compare"))
+		return cgt_compare_main(argc - 1, argv + 1);
 	if (cmd[0] != '-') {
-		fprintf(stderr, "cgtorture: unknown command '%s' (valid: run, bugs, locks, help)\n",
-			cmd);
+		fprintf(stderr, "cgtorture: unknown command '%s' "
+			"(valid: run, bugs, locks, compare, help)\n", cmd);
 		return CGT_EXIT_USAGE;
 	}
 	return cmd_run(argc, argv);

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * One table of tunables, as locktorture declares its module parameters: name, default, help
- * and where the value goes. getopt_long's options, --help and the banner come from it.
+ * One table of tunables per command, as locktorture declares its module parameters: name,
+ * default, help and where the value goes. getopt_long's options, --help and the banner come
+ * from it. This file holds the engine and the stress run's table.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -12,19 +13,6 @@
 
 #include "tunables.h"
 #include "../detect/detect.h"
-
-enum tunable_kind { T_SECONDS, T_SEED, T_INT, T_ITER, T_LOCK, T_MIX, T_FLAG, T_BUG, T_EXPECT,
-		    T_PATH, T_STOP };
-
-struct tunable {
-	const char *name;
-	enum tunable_kind kind;
-	const char *def;		/* default, parsed like the command line; NULL: none */
-	const char *metavar;
-	const char *help;
-	size_t offset;			/* into struct cgt_run_config */
-	long min, max;			/* T_INT and T_SECONDS bounds */
-};
 
 #define CFG(field)	offsetof(struct cgt_run_config, field)
 
@@ -76,7 +64,7 @@ static const struct tunable tunables[] = {
 	  CFG(out), 0, 0 },
 };
 
-static int usage_error(const char *name, const char *fmt, const char *arg, const char *valid)
+int cgt_usage_error(const char *name, const char *fmt, const char *arg, const char *valid)
 {
 	fprintf(stderr, "cgtorture: --%s: ", name);
 	fprintf(stderr, fmt, arg);
@@ -100,16 +88,16 @@ static int parse_seconds(const struct tunable *t, const char *arg, double *out)
 	errno = 0;
 	v = strtod(arg, &end);
 	if (end == arg || errno)
-		return usage_error(t->name, "'%s' is not a number of seconds", arg, NULL);
+		return cgt_usage_error(t->name, "'%s' is not a number of seconds", arg, NULL);
 	for (u = 0; u < ARRAY_SIZE(units) && strcmp(end, units[u].suffix); u++)
 		;
 	if (u == ARRAY_SIZE(units))
-		return usage_error(t->name, "'%s' has an unknown unit", arg, "ms, s, m, h");
+		return cgt_usage_error(t->name, "'%s' has an unknown unit", arg, "ms, s, m, h");
 	v *= units[u].scale;
 	if (!isfinite(v) || v > (double)t->max || v < 0 || (!zero_ok && v == 0)) {
 		snprintf(range, sizeof(range), "%s and at most %ld s",
 			 zero_ok ? "0 (off)" : "more than 0", t->max);
-		return usage_error(t->name, "'%s' is out of range", arg, range);
+		return cgt_usage_error(t->name, "'%s' is out of range", arg, range);
 	}
 	*out = v;
 	return 0;
@@ -138,7 +126,7 @@ static int parse_mix(const struct tunable *t, const char *arg, unsigned int *mix
 		int op;
 
 		if (!eq) {
-			ret = usage_error(t->name, "'%s' is not OP=WEIGHT", tok, "fork, exec, exit, migrate, observe");
+			ret = cgt_usage_error(t->name, "'%s' is not OP=WEIGHT", tok, "fork, exec, exit, migrate, observe");
 			break;
 		}
 		*eq = '\0';
@@ -146,21 +134,112 @@ static int parse_mix(const struct tunable *t, const char *arg, unsigned int *mix
 			if (!strcmp(tok, cgt_op_names[op]))
 				break;
 		if (op == CGT_NR_OPS)
-			ret = usage_error(t->name, "unknown operation '%s'", tok, "fork, exec, exit, migrate, observe");
+			ret = cgt_usage_error(t->name, "unknown operation '%s'", tok, "fork, exec, exit, migrate, observe");
 		else if (parse_long(eq + 1, &w) || w < 0 || w > 1000)
-			ret = usage_error(t->name, "weight '%s' is not a number from 0 to 1000", eq + 1, NULL);
+			ret = cgt_usage_error(t->name, "weight '%s' is not a number from 0 to 1000", eq + 1, NULL);
 		else
 			mix[op] = (unsigned int)w;
 	}
 	for (int op = 0; op < CGT_NR_OPS; op++)
 		total += mix[op];
 	if (!ret && !total)
-		ret = usage_error(t->name, "'%s' leaves every weight at 0", arg, NULL);
+		ret = cgt_usage_error(t->name, "'%s' leaves every weight at 0", arg, NULL);
 	free(copy);
 	return ret;
 }
 
-static int tunable_set(const struct tunable *t, const char *arg, struct cgt_run_config *cfg)
+/* Item @i of a comma list (T_LOCKS, T_INTS, T_WORKLOADS) into the list at @dst. */
+static int list_item(const struct tunable *t, const char *tok, void *dst, int i)
+{
+	char range[64];
+	long v;
+
+	switch (t->kind) {
+	case T_LOCKS:
+		((struct cgt_lock_list *)dst)->v[i] = cgt_lock_find(tok);
+		if (!((struct cgt_lock_list *)dst)->v[i])
+			return cgt_usage_error(t->name, "unknown lock variant '%s'", tok,
+					       cgt_lock_names());
+		return 0;
+	case T_INTS:
+		snprintf(range, sizeof(range), "%ld to %ld", t->min, t->max);
+		if (parse_long(tok, &v))
+			return cgt_usage_error(t->name, "'%s' is not a number", tok, range);
+		if (v < t->min || v > t->max)
+			return cgt_usage_error(t->name, "'%s' is out of range", tok, range);
+		((struct cgt_int_list *)dst)->v[i] = (int)v;
+		return 0;
+	default:
+		((struct cgt_workload_list *)dst)->v[i] = cgt_workload_find(tok);
+		if (!((struct cgt_workload_list *)dst)->v[i])
+			return cgt_usage_error(t->name, "unknown workload '%s'", tok,
+					       cgt_workload_names());
+		return 0;
+	}
+}
+
+/* "all": every lock variant, or every workload. Every list begins with its count. */
+static int list_all(const struct tunable *t, void *dst)
+{
+	int n = 0;
+
+	if (t->kind == T_LOCKS)
+		for (; n < (int)cgt_nr_lock_variants && n < CGT_LIST_MAX; n++)
+			((struct cgt_lock_list *)dst)->v[n] = cgt_lock_variants[n];
+	else
+		for (; n < (int)cgt_nr_workloads && n < CGT_LIST_MAX; n++)
+			((struct cgt_workload_list *)dst)->v[n] = &cgt_workloads[n];
+	*(int *)dst = n;
+	return 0;
+}
+
+/* A comma list of at most CGT_LIST_MAX items, each named once. */
+static int parse_list(const struct tunable *t, const char *arg, void *dst)
+{
+	char *copy, *tok, *save = NULL;
+	const char *seen[CGT_LIST_MAX];
+	int n = 0, ret = 0;
+
+	_Static_assert(CGT_LIST_MAX == 16, "the message below says 16");
+	if (!strcmp(arg, "all") && t->kind != T_INTS)
+		return list_all(t, dst);
+	copy = strdup(arg);
+	if (!copy)
+		return CGT_EXIT_USAGE;
+	for (tok = strtok_r(copy, ",", &save); tok && !ret; tok = strtok_r(NULL, ",", &save)) {
+		for (int i = 0; i < n && !ret; i++)
+			if (!strcmp(seen[i], tok))
+				ret = cgt_usage_error(t->name, "'%s' is listed twice", tok, NULL);
+		if (!ret && n == CGT_LIST_MAX)
+			ret = cgt_usage_error(t->name, "'%s' has more than 16 items", arg, NULL);
+		if (!ret)
+			ret = list_item(t, tok, dst, n);
+		if (!ret)
+			seen[n++] = tok;
+	}
+	if (!ret && !n)
+		ret = cgt_usage_error(t->name, "'%s' is an empty list", arg, NULL);
+	if (!ret)
+		*(int *)dst = n;
+	free(copy);
+	return ret;
+}
+
+static void show_list(FILE *f, const struct tunable *t, const void *src)
+{
+	for (int i = 0; i < *(const int *)src; i++) {
+		if (i)
+			fputc(',', f);
+		if (t->kind == T_LOCKS)
+			fputs(((const struct cgt_lock_list *)src)->v[i]->name, f);
+		else if (t->kind == T_INTS)
+			fprintf(f, "%d", ((const struct cgt_int_list *)src)->v[i]);
+		else
+			fputs(((const struct cgt_workload_list *)src)->v[i]->name, f);
+	}
+}
+
+static int tunable_set(const struct tunable *t, const char *arg, void *cfg)
 {
 	void *dst = (char *)cfg + t->offset;
 	long v;
@@ -174,7 +253,7 @@ static int tunable_set(const struct tunable *t, const char *arg, struct cgt_run_
 		errno = 0;
 		*(uint64_t *)dst = strtoull(arg, &end, 0);
 		if (end == arg || *end || errno || arg[0] == '-')
-			return usage_error(t->name, "'%s' is not an unsigned 64-bit number", arg, NULL);
+			return cgt_usage_error(t->name, "'%s' is not an unsigned 64-bit number", arg, NULL);
 		return 0;
 	}
 	case T_INT: {
@@ -182,24 +261,24 @@ static int tunable_set(const struct tunable *t, const char *arg, struct cgt_run_
 
 		snprintf(range, sizeof(range), "%ld to %ld", t->min, t->max);
 		if (parse_long(arg, &v))
-			return usage_error(t->name, "'%s' is not a number", arg, range);
+			return cgt_usage_error(t->name, "'%s' is not a number", arg, range);
 		if (v < t->min || v > t->max)
-			return usage_error(t->name, "'%s' is out of range", arg, range);
+			return cgt_usage_error(t->name, "'%s' is out of range", arg, range);
 		*(int *)dst = (int)v;
 		return 0;
 	}
 	case T_ITER:
 		if (cgt_iter_parse(arg, dst))
-			return usage_error(t->name, "unknown walk '%s'", arg, "while_each, for_each");
+			return cgt_usage_error(t->name, "unknown walk '%s'", arg, "while_each, for_each");
 		return 0;
 	case T_LOCK: {
 		const struct cgt_lock_ops *ops = cgt_lock_find(arg);
 
 		if (!ops)
-			return usage_error(t->name, "unknown lock variant '%s'", arg,
+			return cgt_usage_error(t->name, "unknown lock variant '%s'", arg,
 					   cgt_lock_run_names());
 		if (ops->rcu_readers)
-			return usage_error(t->name, "'%s' lets readers run beside writers, which the "
+			return cgt_usage_error(t->name, "'%s' lets readers run beside writers, which the "
 					   "model's list walks cannot take (it is for cgtorture compare)",
 					   arg, cgt_lock_run_names());
 		*(const struct cgt_lock_ops **)dst = ops;
@@ -221,7 +300,7 @@ static int tunable_set(const struct tunable *t, const char *arg, struct cgt_run_
 		for (int i = 0; i < CGT_NR_BUGS; i++)
 			snprintf(valid + strlen(valid), sizeof(valid) - strlen(valid), "%s%s",
 				 i ? ", " : "", cgt_bug_names[i]);
-		return usage_error(t->name, "unknown bug '%s'", arg, valid);
+		return cgt_usage_error(t->name, "unknown bug '%s'", arg, valid);
 	}
 	case T_EXPECT:
 		if (!strcmp(arg, "pass"))
@@ -229,11 +308,11 @@ static int tunable_set(const struct tunable *t, const char *arg, struct cgt_run_
 		else if (!strcmp(arg, "fail"))
 			*(int *)dst = CGT_EXPECT_FAIL;
 		else
-			return usage_error(t->name, "'%s' is neither outcome", arg, "pass, fail");
+			return cgt_usage_error(t->name, "'%s' is neither outcome", arg, "pass, fail");
 		return 0;
 	case T_PATH:
 		if (!arg[0])
-			return usage_error(t->name, "'%s' is empty", arg, NULL);
+			return cgt_usage_error(t->name, "'%s' is empty", arg, NULL);
 		*(const char **)dst = arg;
 		return 0;
 	case T_STOP: {
@@ -251,33 +330,43 @@ static int tunable_set(const struct tunable *t, const char *arg, struct cgt_run_
 			snprintf(valid + strlen(valid), sizeof(valid) - strlen(valid), ", %s",
 				 cgt_detector_names[d]);
 		}
-		return usage_error(t->name, "unknown detector '%s'", arg, valid);
+		return cgt_usage_error(t->name, "unknown detector '%s'", arg, valid);
 	}
+	case T_LOCKS:
+	case T_INTS:
+	case T_WORKLOADS:
+		return parse_list(t, arg, dst);
 	}
 	return CGT_EXIT_USAGE;
+}
+
+void cgt_tunables_table_defaults(const struct tunable *table, size_t n, void *cfg)
+{
+	for (size_t i = 0; i < n; i++)
+		if (table[i].def)
+			tunable_set(&table[i], table[i].def, cfg);
 }
 
 void cgt_tunables_defaults(struct cgt_run_config *cfg)
 {
 	memset(cfg, 0, sizeof(*cfg));
-	for (size_t i = 0; i < ARRAY_SIZE(tunables); i++)
-		if (tunables[i].def)
-			tunable_set(&tunables[i], tunables[i].def, cfg);
+	cgt_tunables_table_defaults(tunables, ARRAY_SIZE(tunables), cfg);
 	cfg->seed = (uint64_t)time(NULL) ^ ((uint64_t)clock() << 32);
 	/* time bounds stretch with the sanitizers' slowdown, so a correct run stays quiet */
 	cfg->stall = 2.0 * cgt_build_slowdown();
 	cfg->starve = 1.0 * cgt_build_slowdown();
 }
 
-int cgt_tunables_parse(int argc, char **argv, struct cgt_run_config *cfg)
+int cgt_tunables_table_parse(const struct tunable *table, size_t n, void (*help)(FILE *f),
+			     int argc, char **argv, void *cfg)
 {
-	struct option opts[ARRAY_SIZE(tunables) + 2];
+	struct option opts[n + 2];
 	size_t i;
 	int c, idx;
 
-	for (i = 0; i < ARRAY_SIZE(tunables); i++)
-		opts[i] = (struct option){ tunables[i].name,
-					   tunables[i].kind == T_FLAG ? no_argument : required_argument,
+	for (i = 0; i < n; i++)
+		opts[i] = (struct option){ table[i].name,
+					   table[i].kind == T_FLAG ? no_argument : required_argument,
 					   NULL, 0 };
 	opts[i++] = (struct option){ "help", no_argument, NULL, 'h' };
 	opts[i] = (struct option){ 0 };
@@ -289,12 +378,12 @@ int cgt_tunables_parse(int argc, char **argv, struct cgt_run_config *cfg)
 
 		switch (c) {
 		case 0:
-			ret = tunable_set(&tunables[idx], optarg, cfg);
+			ret = tunable_set(&table[idx], optarg, cfg);
 			if (ret)
 				return ret;
 			break;
 		case 'h':
-			cgt_tunables_help(stdout);
+			help(stdout);
 			return -1;
 		case ':':
 			fprintf(stderr, "cgtorture: %s needs a value (see --help)\n", argv[optind - 1]);
@@ -311,15 +400,16 @@ int cgt_tunables_parse(int argc, char **argv, struct cgt_run_config *cfg)
 	return 0;
 }
 
-void cgt_tunables_help(FILE *f)
+int cgt_tunables_parse(int argc, char **argv, struct cgt_run_config *cfg)
 {
-	fprintf(f, "usage: cgtorture [run] [OPTION...]\n\n"
-		"Stress a user-space model of the kernel's thread groups and cgroups with real\n"
-		"pthreads, then check its invariants. Exit status: 0 pass (or the --expect'ed\n"
-		"outcome), 1 failure found, 2 bad usage, 3 an expected failure not found.\n\n"
-		"Options:\n");
-	for (size_t i = 0; i < ARRAY_SIZE(tunables); i++) {
-		const struct tunable *t = &tunables[i];
+	return cgt_tunables_table_parse(tunables, ARRAY_SIZE(tunables), cgt_tunables_help, argc,
+					argv, cfg);
+}
+
+void cgt_tunables_table_help(FILE *f, const struct tunable *table, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		const struct tunable *t = &table[i];
 		char lhs[48];
 
 		snprintf(lhs, sizeof(lhs), "--%s%s%s", t->name, t->metavar ? " " : "",
@@ -332,12 +422,26 @@ void cgt_tunables_help(FILE *f)
 			fprintf(f, "  %-26s [%s]\n", "", t->def);
 		if (t->kind == T_LOCK)
 			fprintf(f, "  %-26s variants: %s\n", "", cgt_lock_run_names());
+		if (t->kind == T_LOCKS)
+			fprintf(f, "  %-26s variants: %s\n", "", cgt_lock_names());
+		if (t->kind == T_WORKLOADS)
+			fprintf(f, "  %-26s workloads: %s\n", "", cgt_workload_names());
 	}
 	fprintf(f, "  %-26s this text\n", "--help");
 }
 
+void cgt_tunables_help(FILE *f)
+{
+	fprintf(f, "usage: cgtorture [run] [OPTION...]\n\n"
+		"Stress a user-space model of the kernel's thread groups and cgroups with real\n"
+		"pthreads, then check its invariants. Exit status: 0 pass (or the --expect'ed\n"
+		"outcome), 1 failure found, 2 bad usage, 3 an expected failure not found.\n\n"
+		"Options:\n");
+	cgt_tunables_table_help(f, tunables, ARRAY_SIZE(tunables));
+}
+
 /* One tunable's value as the command line would spell it; false if it has none to show. */
-static bool tunable_value(FILE *f, const struct tunable *t, const struct cgt_run_config *cfg)
+static bool tunable_value(FILE *f, const struct tunable *t, const void *cfg)
 {
 	const void *src = (const char *)cfg + t->offset;
 
@@ -392,26 +496,37 @@ static bool tunable_value(FILE *f, const struct tunable *t, const struct cgt_run
 		      cgt_detector_names[d], f);
 		return true;
 	}
+	case T_LOCKS:
+	case T_INTS:
+	case T_WORKLOADS:
+		show_list(f, t, src);
+		return true;
 	}
 	return false;
+}
+
+void cgt_tunables_table_values(FILE *f, const struct tunable *table, size_t n, const void *cfg)
+{
+	for (size_t i = 0; i < n; i++) {
+		fprintf(f, " %s=", table[i].name);
+		tunable_value(f, &table[i], cfg);
+	}
 }
 
 void cgt_tunables_banner(FILE *f, const struct cgt_run_config *cfg)
 {
 	fputs("cgtorture run:", f);
-	for (size_t i = 0; i < ARRAY_SIZE(tunables); i++) {
-		fprintf(f, " %s=", tunables[i].name);
-		tunable_value(f, &tunables[i], cfg);
-	}
+	cgt_tunables_table_values(f, tunables, ARRAY_SIZE(tunables), cfg);
 	fprintf(f, "\n  css-lock %s: %s\n", cfg->css_lock->name, cfg->css_lock->desc);
 }
 
 /* The command that runs this configuration again (every value spelled out). */
-void cgt_tunables_command(FILE *f, const struct cgt_run_config *cfg)
+void cgt_tunables_table_command(FILE *f, const char *cmd, const struct tunable *table,
+				size_t n, const void *cfg)
 {
-	fputs("cgtorture run", f);
-	for (size_t i = 0; i < ARRAY_SIZE(tunables); i++) {
-		const struct tunable *t = &tunables[i];
+	fputs(cmd, f);
+	for (size_t i = 0; i < n; i++) {
+		const struct tunable *t = &table[i];
 		const void *src = (const char *)cfg + t->offset;
 
 		if (t->kind == T_FLAG) {
@@ -430,4 +545,9 @@ void cgt_tunables_command(FILE *f, const struct cgt_run_config *cfg)
 		fprintf(f, " --%s ", t->name);
 		tunable_value(f, t, cfg);
 	}
+}
+
+void cgt_tunables_command(FILE *f, const struct cgt_run_config *cfg)
+{
+	cgt_tunables_table_command(f, "cgtorture run", tunables, ARRAY_SIZE(tunables), cfg);
 }

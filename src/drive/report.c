@@ -68,7 +68,7 @@ int cgt_report_check_dir(const char *dir)
 }
 
 /* Write @len bytes to @dir/@name through a temporary file and a rename. */
-static int write_atomic(const char *dir, const char *name, const char *buf, size_t len)
+int cgt_write_atomic(const char *dir, const char *name, const char *buf, size_t len)
 {
 	char tmp[PATH_MAX], final[PATH_MAX];
 	ssize_t n;
@@ -374,10 +374,10 @@ int cgt_report_write(const struct cgt_run_config *cfg, struct cgt_run_result *re
 	summary = summary_text(cfg, res, f, nf, threads);
 	json_decref(root);
 	json_decref(threads);
-	ret = text ? write_atomic(res->report_dir, "report.json", text, strlen(text)) : -ENOMEM;
+	ret = text ? cgt_write_atomic(res->report_dir, "report.json", text, strlen(text)) : -ENOMEM;
 	if (!ret)
-		ret = summary ? write_atomic(res->report_dir, "summary.txt", summary,
-					     strlen(summary)) : -ENOMEM;
+		ret = summary ? cgt_write_atomic(res->report_dir, "summary.txt", summary,
+						 strlen(summary)) : -ENOMEM;
 	free(text);
 	free(summary);
 	if (!ret)

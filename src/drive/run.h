@@ -102,6 +102,8 @@ int cgt_run_finish(const struct cgt_run_config *cfg, struct cgt_run_result *res)
 int cgt_report_write(const struct cgt_run_config *cfg, struct cgt_run_result *res);
 /* 0 if @dir can be made and written, else -errno (checked before a run starts). */
 int cgt_report_check_dir(const char *dir);
+/* @dir/@name written through a temporary file and a rename: never seen half-written. */
+int cgt_write_atomic(const char *dir, const char *name, const char *buf, size_t len);
 /* catalogue.c */
 struct cgt_bug_info {
 	const char *name;

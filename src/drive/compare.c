@@ -1,0 +1,189 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cgtorture compare, the driver: every cell (workload x thread count x lock variant) in turn,
+ * each repeat measured bare and through the harness, in alternating order so that a drift
+ * of the machine (another process, the CPU's clock) weighs on both alike; then the median
+ * and spread of every figure over the repeats.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "compare.h"
+
+const char *const cgt_cmp_ctx_names[CGT_CMP_NR_CTX] = { "bare", "harness" };
+
+const struct cgt_cmp_fig_info cgt_cmp_figs[CGT_CMP_NR_FIGS] = {
+#define X(id, key, head, unit, high) [CGT_FIG_##id] = { key, head, unit, high },
+	CGT_CMP_FIGURES(X)
+#undef X
+};
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* Median, min and max of the @n values that are not NaN; all NaN if none is. */
+static struct cgt_cmp_stat stat_of(double *v, int n)
+{
+	struct cgt_cmp_stat s = { NAN, NAN, NAN };
+	int k = 0;
+
+	for (int i = 0; i < n; i++)
+		if (!isnan(v[i]))
+			v[k++] = v[i];
+	if (!k)
+		return s;
+	qsort(v, (size_t)k, sizeof(*v), cmp_double);
+	s.min = v[0];
+	s.max = v[k - 1];
+	s.median = k % 2 ? v[k / 2] : (v[k / 2 - 1] + v[k / 2]) / 2;
+	return s;
+}
+
+static double acquisitions(const double *fig)
+{
+	return fig[CGT_FIG_READS_PER_S] + fig[CGT_FIG_WRITES_PER_S];
+}
+
+void cgt_cmp_cell_summarise(struct cgt_cmp_cell *c)
+{
+	double v[CGT_CMP_MAX_REPEAT];
+
+	for (int ctx = 0; ctx < CGT_CMP_NR_CTX; ctx++) {
+		for (int f = 0; f < CGT_CMP_NR_FIGS; f++) {
+			for (int r = 0; r < c->repeats; r++)
+				v[r] = cgt_cmp_sample(c, ctx, r)[f];
+			c->fig[ctx][f] = stat_of(v, c->repeats);
+		}
+		for (int r = 0; r < c->repeats; r++)
+			v[r] = acquisitions(cgt_cmp_sample(c, ctx, r));
+		c->rate[ctx] = stat_of(v, c->repeats);
+	}
+	/* the cost of one acquisition is the inverse of the rate: harness/bare = bare/harness */
+	for (int r = 0; r < c->repeats; r++)
+		v[r] = acquisitions(cgt_cmp_sample(c, CGT_CMP_BARE, r)) /
+		       acquisitions(cgt_cmp_sample(c, CGT_CMP_HARNESS, r));
+	c->overhead = stat_of(v, c->repeats);
+}
+
+/* The CPU model, as /proc/cpuinfo names it. */
+static void cpu_model(char *buf, size_t len)
+{
+	FILE *f = fopen("/proc/cpuinfo", "r");
+	char line[256];
+
+	snprintf(buf, len, "unknown");
+	while (f && fgets(line, sizeof(line), f)) {
+		char *colon = strchr(line, ':');
+
+		if (strncmp(line, "model name", 10) || !colon)
+			continue;
+		colon += 1 + (colon[1] == ' ');
+		colon[strcspn(colon, "\n")] = '\0';
+		snprintf(buf, len, "%s", colon);
+		break;
+	}
+	if (f)
+		fclose(f);
+}
+
+static void print_cell(const struct cgt_cmp_result *res, int i)
+{
+	const struct cgt_cmp_cell *c = &res->cells[i];
+	char bare[16], harness[16];
+
+	cgt_cmp_format(bare, sizeof(bare), CGT_UNIT_RATE, c->rate[CGT_CMP_BARE].median);
+	cgt_cmp_format(harness, sizeof(harness), CGT_UNIT_RATE, c->rate[CGT_CMP_HARNESS].median);
+	printf("[%3d/%d] %-13s %-13s %4d threads: %7s acquisitions/s bare, %7s harness "
+	       "(x%.2f)%s\n", i + 1, res->ncells, c->workload->name, c->lock->name, c->threads,
+	       bare, harness, c->overhead.median, c->consistent ? "" : "  WRITERS OVERLAPPED");
+	fflush(stdout);
+}
+
+/* Measure cell @c: @repeat times each context; 0 or -errno. */
+static int measure_cell(const struct cgt_compare_config *cfg, struct cgt_cmp_cell *c, int index)
+{
+	c->repeats = cfg->repeat;
+	c->consistent = true;
+	c->sample = calloc((size_t)(CGT_CMP_NR_CTX * c->repeats), sizeof(*c->sample));
+	if (!c->sample)
+		return -ENOMEM;
+	for (int r = 0; r < c->repeats; r++) {
+		/* the same seed for both contexts: the same draws in the same threads */
+		uint64_t seed = splitmix64(cfg->seed ^ splitmix64((uint64_t)index << 8 | (uint64_t)r));
+
+		for (int k = 0; k < CGT_CMP_NR_CTX; k++) {
+			int ctx = r % 2 ? CGT_CMP_NR_CTX - 1 - k : k;
+			bool consistent = false;
+			int ret = cgt_cmp_measure(c->workload, c->lock, c->threads, ctx,
+						  cfg->duration, seed, cgt_cmp_sample(c, ctx, r),
+						  &consistent);
+
+			if (ret)
+				return ret;
+			c->consistent &= consistent;
+		}
+	}
+	cgt_cmp_cell_summarise(c);
+	return 0;
+}
+
+int cgt_compare(const struct cgt_compare_config *cfg, struct cgt_cmp_result *res)
+{
+	time_t now = time(NULL);
+	struct tm tm;
+	double t0 = now_s();
+	int i = 0, ret;
+
+	memset(res, 0, sizeof(*res));
+	res->cfg = cfg;
+	res->nproc = (int)sysconf(_SC_NPROCESSORS_ONLN);
+	cpu_model(res->cpu, sizeof(res->cpu));
+	localtime_r(&now, &tm);
+	strftime(res->started, sizeof(res->started), "%Y-%m-%d %H:%M:%S", &tm);
+	res->ncells = cfg->workloads.n * cfg->threads.n * cfg->locks.n;
+	res->cells = calloc((size_t)res->ncells, sizeof(*res->cells));
+	if (!res->cells)
+		return -ENOMEM;
+	for (int w = 0; w < cfg->workloads.n; w++) {
+		for (int t = 0; t < cfg->threads.n; t++) {
+			for (int l = 0; l < cfg->locks.n; l++, i++) {
+				struct cgt_cmp_cell *c = &res->cells[i];
+
+				c->workload = cfg->workloads.v[w];
+				c->threads = cfg->threads.v[t];
+				c->lock = cfg->locks.v[l];
+				ret = measure_cell(cfg, c, i);
+				if (ret)
+					return ret;
+				if (!cfg->quiet)
+					print_cell(res, i);
+			}
+		}
+	}
+	res->elapsed = now_s() - t0;
+	return 0;
+}
+
+void cgt_cmp_result_free(struct cgt_cmp_result *res)
+{
+	for (int i = 0; res->cells && i < res->ncells; i++)
+		free(res->cells[i].sample);
+	free(res->cells);
+	res->cells = NULL;
+}

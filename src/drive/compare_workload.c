@@ -1,0 +1,118 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The workloads of cgtorture compare and the critical sections they run under the lock.
+ *
+ * The sections are shaped after the model's: a reader does what cgroup_task_count does
+ * (visit css_sets, sum their task counts), a writer what cgroup_task_migrate does (move a
+ * task to another css_set: one count down, one up, task->cgroups switched). They read and
+ * write the counts with relaxed atomics and free nothing, so they stay correct, and quiet
+ * under TSan, even under rcu-spinlock, whose readers run beside a writer; there a reader
+ * may see a migration half done, as cgroup_task_count in the kernel may.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "compare.h"
+
+#define CMP_CSETS	64	/* css_sets in the system */
+#define CMP_TASKS	1024	/* tasks spread over them */
+
+const struct cgt_workload cgt_workloads[] = {
+	{ "read-mostly", "95% reads (cgroup_task_count over 8 css_sets), 5% writes (a migration)",
+	  950, 8, 1, 0, 0, 0 },
+	{ "balanced", "50% reads over 8 css_sets, 50% writes of one migration",
+	  500, 8, 1, 0, 0, 0 },
+	{ "write-heavy", "10% reads over 8 css_sets, 90% writes of one migration",
+	  100, 8, 1, 0, 0, 0 },
+	{ "migrate-storm",
+	  "70% walks over all 64 css_sets; writes: forks linking one task, and 1 in 10 starts a "
+	  "burst of 32 migrations of a 4-thread group, back to back (96d365e0b86e)",
+	  700, CMP_CSETS, 1, 100, 32, 4 },
+};
+
+const size_t cgt_nr_workloads = ARRAY_SIZE(cgt_workloads);
+
+const struct cgt_workload *cgt_workload_find(const char *name)
+{
+	for (size_t i = 0; i < cgt_nr_workloads; i++)
+		if (!strcmp(cgt_workloads[i].name, name))
+			return &cgt_workloads[i];
+	return NULL;
+}
+
+const char *cgt_workload_names(void)
+{
+	static char buf[256];
+
+	if (!buf[0])
+		for (size_t i = 0; i < cgt_nr_workloads; i++)
+			snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf), "%s%s", i ? ", " : "",
+				 cgt_workloads[i].name);
+	return buf;
+}
+
+/* Each css_set on its own cache line, as separately allocated css_sets are. */
+struct cmp_cset {
+	long refcount;			/* tasks in it; written under the write lock */
+} __attribute__((aligned(64)));
+
+struct cgt_cmp_data {
+	struct cmp_cset cset[CMP_CSETS];
+	int task_cset[CMP_TASKS];	/* task->cgroups; only writers touch it */
+};
+
+struct cgt_cmp_data *cgt_cmp_data_new(void)
+{
+	struct cgt_cmp_data *d = aligned_alloc(64, sizeof(*d));
+
+	if (!d)
+		return NULL;
+	memset(d, 0, sizeof(*d));
+	for (int t = 0; t < CMP_TASKS; t++) {
+		d->task_cset[t] = t % CMP_CSETS;
+		d->cset[t % CMP_CSETS].refcount++;
+	}
+	return d;
+}
+
+void cgt_cmp_data_free(struct cgt_cmp_data *d)
+{
+	free(d);
+}
+
+long cgt_cmp_read_section(struct cgt_cmp_data *d, struct prng *rng, unsigned int len)
+{
+	unsigned int first = prng_below(rng, CMP_CSETS);
+	long count = 0;
+
+	for (unsigned int i = 0; i < len; i++)
+		count += READ_ONCE(d->cset[(first + i) % CMP_CSETS].refcount);
+	return count;
+}
+
+void cgt_cmp_write_section(struct cgt_cmp_data *d, struct prng *rng, unsigned int len)
+{
+	unsigned int t = prng_below(rng, CMP_TASKS);
+	int to = (int)prng_below(rng, CMP_CSETS);
+
+	/* a thread group: @len tasks in a row, all moving to one css_set */
+	for (unsigned int i = 0; i < len; i++, t = (t + 1) % CMP_TASKS) {
+		int from = d->task_cset[t];
+
+		WRITE_ONCE(d->cset[from].refcount, READ_ONCE(d->cset[from].refcount) - 1);
+		WRITE_ONCE(d->cset[to].refcount, READ_ONCE(d->cset[to].refcount) + 1);
+		d->task_cset[t] = to;
+	}
+}
+
+bool cgt_cmp_data_consistent(struct cgt_cmp_data *d)
+{
+	long count[CMP_CSETS] = { 0 };
+
+	for (int t = 0; t < CMP_TASKS; t++)
+		count[d->task_cset[t]]++;
+	for (int c = 0; c < CMP_CSETS; c++)
+		if (count[c] != d->cset[c].refcount)
+			return false;
+	return true;
+}
