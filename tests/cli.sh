@@ -43,6 +43,13 @@ expect 2 run --mix fork=1,teleport=3
 expect 2 run --mix fork=0,exec=0,exit=0,migrate=0,observe=0
 expect 2 run --mix fork
 expect 2 run extra-argument
+expect 2 run --css-lock rcu-spinlock
+expect 2 compare --locks nosuchlock
+expect 2 compare --workload nosuchload
+expect 2 compare --threads abc
+expect 2 compare --threads ''
+expect 2 compare extra-argument
+expect 0 compare --help
 expect 0 --help
 expect 0 run --help
 
