@@ -19,8 +19,8 @@ import time
 from . import fmt_seconds
 
 GRACE_S = 3.0            # after SIGTERM (to write a report), before SIGKILL
-MET = "PASS"
-NOT_COUNTED = ("NOTRUN",)
+FAILED = ("FAIL", "MISSED", "HANG", "ERROR")
+NOT_RUN = ("NOTRUN", "INTERRUPTED")
 
 
 class Stopper:
@@ -76,7 +76,7 @@ def execute(cell, binary, night_dir, env, stopper):
                 pass
             now = time.monotonic()
             if term_at is None and stopper.signum:
-                killed, term_at = f"signal {stopper.signum}", now
+                killed, term_at = signal.Signals(stopper.signum).name, now
                 _killpg(p.pid, stopper.signum)
             elif term_at is None and now - t0 > cell.timeout_s:
                 killed, term_at = "timeout", now

@@ -14,14 +14,12 @@ import sys
 import time
 
 from . import NightError, fmt_seconds, parse_seconds, plan, scenario
-from .cell import Stopper, execute
-from .output import (SCHEMA, counts, summary_line, summary_text, testid, testid_text,
-                     write_all, write_atomic)
+from .cell import FAILED, Stopper, execute
+from .output import SCHEMA, counts, summary_text, testid, testid_text, write_all, write_atomic
 from .scenario import BUILDS, Cell, Catalogue
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 DEFAULT_BUDGET = "5m"
-FAILED = ("FAIL", "MISSED", "HANG", "ERROR", "INTERRUPTED")
 
 
 class Parser(argparse.ArgumentParser):

@@ -11,7 +11,7 @@ import time
 import xml.etree.ElementTree as ET
 
 from . import fmt_seconds
-from .cell import log_tail
+from .cell import NOT_RUN, log_tail
 
 SCHEMA = "cgtorture-nightly"
 
@@ -24,9 +24,11 @@ def write_atomic(path, text):
 
 
 def counts(results):
+    """passed, failed (FAIL, MISSED, HANG, ERROR), not run (NOTRUN, or INTERRUPTED: the
+    night was stopped during the cell and nothing decided it)."""
     cells = results["cells"]
     passed = sum(c["status"] == "PASS" for c in cells)
-    not_run = sum(c["status"] == "NOTRUN" for c in cells)
+    not_run = sum(c["status"] in NOT_RUN for c in cells)
     return passed, len(cells) - passed - not_run, not_run
 
 
@@ -63,7 +65,7 @@ def summary_text(results):
     widths = [max(len(r[i]) for r in rows) for i in range(6)]
     table = ["  ".join(v.ljust(w) for v, w in zip(r[:6], widths)) + "  " + r[6] for r in rows]
     out = head + [""] + [t.rstrip() for t in table]
-    bad = [c for c in results["cells"] if c["status"] not in ("PASS", "NOTRUN")]
+    bad = [c for c in results["cells"] if c["status"] not in ("PASS",) + NOT_RUN]
     if bad:
         out += ["", "Failures:"]
         for c in bad:
@@ -105,8 +107,8 @@ def junit_text(results, night_dir):
     for c in results["cells"]:
         tc = ET.SubElement(suite, "testcase", classname=f"cgtorture.{c['group']}", name=c["id"],
                            time=f"{c.get('elapsed_s') or 0:.3f}")
-        if c["status"] == "NOTRUN":
-            ET.SubElement(tc, "skipped", message="not run: the night was stopped before it")
+        if c["status"] in NOT_RUN:
+            ET.SubElement(tc, "skipped", message=_xml_text(c.get("story") or "not run"))
             continue
         detail = [f"expect {expectation(c)}, seed {c['seed']}, duration {c['duration_s']} s, "
                   f"build {c['build']}", f"command: {c.get('command')}"]
