@@ -84,6 +84,7 @@ test: unit build/plain/cgtorture build/tsan/cgtorture build/asan/cgtorture
 	tests/variants.sh build/plain/cgtorture build/tsan/cgtorture
 	tests/bugs.sh build
 	tests/compare.sh build/plain/cgtorture
+	tests/nightly.sh build
 
 stress: cgtorture
 	./cgtorture run
@@ -98,6 +99,13 @@ SEEDS ?= 20
 BUDGET ?= 10
 bench-detect: build/plain/cgtorture build/tsan/cgtorture build/asan/cgtorture
 	bench/detect.sh build $(SEEDS) $(BUDGET)
+
+# The nightly matrix (stress/README.md): every correct variant, every bug and its fixed twin,
+# each under its build, within a time budget: make nightly NIGHTLY_ARGS='--budget 30m'
+.PHONY: nightly
+NIGHTLY_ARGS ?=
+nightly: build/plain/cgtorture build/tsan/cgtorture build/asan/cgtorture
+	stress/nightly $(NIGHTLY_ARGS)
 
 clean:
 	rm -rf build cgtorture

@@ -13,6 +13,7 @@ liburcu-dev:/usr/include/x86_64-linux-gnu/urcu/urcu-memb.h
 libcriterion-dev:/usr/include/criterion/criterion.h
 libjansson-dev:/usr/include/jansson.h
 pkg-config:/usr/bin/pkg-config
+python3:/usr/bin/python3
 gnuplot-nox:/usr/bin/gnuplot-nox
 "
 
