@@ -38,7 +38,7 @@ def nightly_args(argv):
         "Run cgtorture's nightly matrix (stress/scenarios/*.scn) within a time budget: every "
         "cell a child process with its own hard timeout. Writes summary.txt, junit.xml, "
         "results.json and testid.txt into results/<date>-<time>/. See stress/README.md."))
-    p.add_argument("--budget", default=DEFAULT_BUDGET,
+    p.add_argument("--budget", default=DEFAULT_BUDGET, metavar="TIME",
                    help=f"the whole night's time, spread over the cells (e.g. 30m, 1h) [{DEFAULT_BUDGET}]")
     p.add_argument("--base-seed", type=int, default=0, metavar="N",
                    help="the night's seed is N plus today's date as YYYYMMDD [0]")
@@ -54,7 +54,7 @@ def nightly_args(argv):
                    help="where the *.scn files are [stress/scenarios]")
     p.add_argument("--build-dir", metavar="DIR", default=os.path.join(ROOT, "build"),
                    help="holds plain/, tsan/ and asan/cgtorture [build]")
-    p.add_argument("--kill-margin", default="10s", metavar="SECONDS",
+    p.add_argument("--kill-margin", default="10s", metavar="TIME",
                    help="how far past the binary's own deadline a cell is killed [10s]")
     p.add_argument("--keep-reports", action="store_true",
                    help="keep the reports of cells that met their expectation too (a caught bug's)")
@@ -361,3 +361,6 @@ def run(main, prog, argv):
     except NightError as e:
         print(f"{prog}: {e}", file=sys.stderr)
         sys.exit(2)
+    except KeyboardInterrupt:       # before the first cell started: nothing to report
+        print(f"{prog}: interrupted", file=sys.stderr)
+        sys.exit(130)
