@@ -1,7 +1,7 @@
 #!/bin/sh
 # make bench-detect: how fast each catalogued bug is caught, with and without perturbation,
 # and whether its fixed twin stays silent, over many seeds. Prints figures; asserts nothing.
-# Usage: bench/detect.sh BUILD_DIR [SEEDS] [BUDGET_SECONDS]
+# Usage: bench/detect.sh BUILD_DIR [SEEDS] [BUDGET_SECONDS]   (CGT_BENCH_BUGS="a b": only those)
 set -u
 dir=${1:?usage: bench/detect.sh BUILD_DIR [SEEDS] [BUDGET]}
 seeds=${2:-20}
@@ -34,6 +34,8 @@ printf '%-27s %-11s %-5s | %-22s | %-22s | %s\n' bug detector build \
 	"perturbed: caught med worst" "unperturbed: caught med worst" "twin reports"
 "$dir/plain/cgtorture" bugs --tsv >"$out/bugs"
 while IFS="$(printf '\t')" read -r bug det build options; do
+	# CGT_BENCH_BUGS="a b": only those bugs
+	case " ${CGT_BENCH_BUGS:-$bug} " in *" $bug "*) ;; *) continue ;; esac
 	bin=$dir/$build/cgtorture
 	plain_opts=$(echo "$options" | sed 's/--perturb [0-9]*//')
 	: >"$out/p"; : >"$out/u"
