@@ -12,7 +12,7 @@ dir=$(cd "${1:?usage: tests/nightly.sh BUILD_DIR}" && pwd)
 here=$(cd "$(dirname "$0")/.." && pwd)
 nightly=$here/stress/nightly
 merge=$here/stress/merge
-short_budget=${CGT_NIGHTLY_SHORT:-50s}
+short_budget=${CGT_NIGHTLY_SHORT:-40s}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fails=0

@@ -10,7 +10,7 @@ from . import NightError, fmt_seconds
 
 # What a cell costs besides its --duration (start, the last invariant check, draining every
 # model thread, the sanitizer's exit), in seconds, measured on the 2-core build machine.
-OVERHEAD_S = {"plain": 1.0, "asan": 2.0, "tsan": 4.0}
+OVERHEAD_S = {"plain": 0.5, "asan": 1.0, "tsan": 3.0}
 
 
 def night_seed(base_seed, date):
