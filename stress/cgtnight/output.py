@@ -135,7 +135,7 @@ def testid(root, binaries):
     def git(*args):
         try:
             p = subprocess.run(["git", "-C", root, *args], capture_output=True, text=True, timeout=30)
-            return p.stdout.strip() if p.returncode == 0 else None
+            return p.stdout.rstrip("\n") if p.returncode == 0 else None
         except (OSError, subprocess.TimeoutExpired):
             return None
 

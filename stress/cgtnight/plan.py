@@ -39,7 +39,7 @@ def spread(cells, budget):
     if need > budget + 1e-9:
         raise NightError(f"--budget {fmt_seconds(budget)} is too small for {len(cells)} cells: "
                          f"they need at least {fmt_seconds(need)} (give more, or fewer cells "
-                         f"with --only or --shard)")
+                         f"with --only)")
     for c in cells:
         if c.fixed_s is not None:
             c.duration_s = c.fixed_s
