@@ -142,7 +142,7 @@ check "hanging cell: summary's last line" "$(tail -1 "$night/summary.txt")" "Sum
 check "hanging cell: junit.xml" "$(junit "$night/junit.xml")" "4 3 0"
 check "hanging cell: its output kept" "$(grep -c 'fake: hanging' "$night/cells/mini.for_each.mutex.plain/log.txt")" 1
 check "hanging cell: story in the summary" "$(grep -c '^HANG .*killed after' "$night/summary.txt")" 1
-check "failing cell: its report folder" "$(ls "$night"/cells/wrong.while_each.plain/*/report.json | wc -l)" 1
+check "failing cell: its report folder" "$(find "$night/cells/wrong.while_each.plain" -name report.json | wc -l)" 1
 check "failing cell: the report's story" "$(grep -c '^FAIL .*livelock' "$night/summary.txt")" 1
 check "hanging cell: nothing left running" "$(pgrep -f 'sleep 613' | wc -l)" 0
 check "hanging cell: bounded time" "$([ $(($(date +%s) - start)) -lt 40 ] && echo yes)" yes
@@ -180,7 +180,7 @@ check "merge: summary's last line" "$(tail -1 "$tmp/merged/summary.txt")" "Summa
 check "merge: junit.xml" "$(junit "$tmp/merged/junit.xml")" "4 2 0"
 check "merge: the seeds of the whole night" "$(seeds "$tmp/merged")" \
 	"$(mini --seed 42 --list | awk 'NF == 6 && $4 ~ /^[0-9]+$/ {print $1, $4}' | sort)"
-check "merge: the failing cell's report copied" "$(ls "$tmp"/merged/cells/wrong.while_each.plain/*/report.json | wc -l)" 1
+check "merge: the failing cell's report copied" "$(find "$tmp/merged/cells/wrong.while_each.plain" -name report.json | wc -l)" 1
 "$merge" --out "$tmp/never" "$tmp/s1" "$tmp/s1" >/dev/null 2>"$tmp/err"
 check "merge: the same shard twice refused" "$? $(wc -l <"$tmp/err")" "2 1"
 "$merge" --out "$tmp/half" "$tmp/s1" >/dev/null 2>&1
