@@ -121,6 +121,9 @@ static inline void cgt_event_record(int point, int side, int pid, const char *na
 
 /* A blocking wait the hang watchdog should see (lock waits are tracked by the lock layer). */
 void cgt_wait_begin(const void *obj, const char *name, enum cgt_wait_kind kind);
+/* The same, begun at @since (cgt_clock_ns): a caller that read the clock saves a read. */
+void cgt_wait_begin_at(const void *obj, const char *name, enum cgt_wait_kind kind,
+		       uint64_t since);
 void cgt_wait_end(void);
 
 #endif

@@ -149,11 +149,11 @@ void cgt_cmp_print_tables(FILE *f, const struct cgt_cmp_result *res)
 		int last = first + per_workload;
 
 		fprintf(f, "\nworkload %s: %s\n", w->name, w->desc);
-		fprintf(f, "medians of %d repeat(s) of %g s; the bare lock's figures, but wr wait "
-			"(worst writer wait) and passed (reads that passed a waiting writer),\n"
-			"which the harness's lock tracking counts; harness: its cost per acquisition "
-			"over the bare lock's; * best at that thread count\n\n", cfg->repeat,
-			cfg->duration);
+		fprintf(f, "The bare lock's figures, medians of %d repeat(s) of %g s. 'wr wait' (worst "
+			"writer wait) and 'passed' (reads that got in\nwhile a writer waited) come "
+			"from the harness's lock tracking; 'harness' is its cost per acquisition over "
+			"the bare lock's.\n'spread' is (max - min) / median of the acquisition rate. "
+			"* marks the best at each thread count.\n\n", cfg->repeat, cfg->duration);
 		print_table(f, res, first, last, throughput_cols, (int)ARRAY_SIZE(throughput_cols));
 		fputc('\n', f);
 		print_table(f, res, first, last, latency_cols, (int)ARRAY_SIZE(latency_cols));

@@ -45,7 +45,6 @@ struct cgt_lock_class {
 	const char *name;
 	bool sleeps;
 	long acquired[2];		/* [CGT_READ], [CGT_WRITE] */
-	uint64_t wait_ns[2];		/* total time spent waiting */
 	uint64_t wait_max_ns[2];	/* worst single wait */
 	long passed_over;		/* reads taken while a writer waited and no writer got in */
 	uint64_t worst_writer_passed;	/* most reads that passed one waiting writer */
