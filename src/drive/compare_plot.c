@@ -89,13 +89,21 @@ static int data_latency(FILE *f, const struct cgt_cmp_result *res, int w)
 static void plot_rate(FILE *f, const struct cgt_cmp_result *res, int w, const char *out)
 {
 	const struct cgt_compare_config *cfg = res->cfg;
+	int lo = cfg->threads.v[0], hi = lo;
+
+	for (int t = 1; t < cfg->threads.n; t++) {
+		lo = cfg->threads.v[t] < lo ? cfg->threads.v[t] : lo;
+		hi = cfg->threads.v[t] > hi ? cfg->threads.v[t] : hi;
+	}
 
 	fprintf(f, "reset\nset output '%s'\n", out);
 	fprintf(f, "set title \"%s: lock acquisitions per second, bare lock (median; bars: min "
 		"to max of %d repeats)\"\n", cfg->workloads.v[w]->name, cfg->repeat);
 	fputs("set xlabel 'threads'\nset ylabel 'acquisitions per second'\n"
 	      "set logscale x 2\nset logscale y 10\nset format y '%.0s%c'\nset grid\n"
-	      "set key outside right top\nset xtics (", f);
+	      "set key outside right top\n", f);
+	/* half a doubling of room each side, so one thread count still makes a range */
+	fprintf(f, "set xrange [%g:%g]\nset xtics (", lo / M_SQRT2, hi * M_SQRT2);
 	for (int t = 0; t < cfg->threads.n; t++)
 		fprintf(f, "%s%d", t ? ", " : "", cfg->threads.v[t]);
 	fprintf(f, ")\nplot for [i=1:%d] $rate%d index (i-1) using 1:2:3:4 with yerrorlines "

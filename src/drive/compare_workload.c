@@ -25,8 +25,9 @@ const struct cgt_workload cgt_workloads[] = {
 	{ "write-heavy", "10% reads over 8 css_sets, 90% writes of one migration",
 	  100, 8, 1, 0, 0, 0 },
 	{ "migrate-storm",
-	  "70% walks over all 64 css_sets; writes: forks linking one task, and 1 in 10 starts a "
-	  "burst of 32 migrations of a 4-thread group, back to back (96d365e0b86e)",
+	  "walkers over all 64 css_sets against forks and migration storms: of the draws 70% "
+	  "walk, 27% fork (link one task), 3% start 32 back-to-back migrations of a 4-thread "
+	  "group, so most acquisitions write (96d365e0b86e)",
 	  700, CMP_CSETS, 1, 100, 32, 4 },
 };
 
