@@ -62,6 +62,11 @@ int cgt_model_init(const struct cgt_model_config *cfg)
 
 	model_cfg = *cfg;
 	memset(&cgt_live, 0, sizeof(cgt_live));
+	/*
+	 * Start liburcu's call_rcu thread now: made lazily by the first call_rcu(), at the
+	 * thread limit its creation fails and liburcu aborts the process.
+	 */
+	urcu_memb_get_default_call_rcu_data();
 	__atomic_store_n(&cgt_bugs_enabled, cfg->bugs, __ATOMIC_RELAXED);
 	cgt_lock_init(&tasklist_lock, cfg->tasklist_lock_ops, "tasklist_lock");
 	if (cgroup_init())
