@@ -20,31 +20,16 @@
 
 struct qrwlock {
 	uint32_t cnts;
-	uint32_t wait_next;	/* wait_lock: next ticket */
-	uint32_t wait_owner;	/* wait_lock: ticket served */
+	struct ticket_lock wait_lock;	/* the queue of waiters */
 };
 _Static_assert(sizeof(struct qrwlock) <= CGT_LOCK_PRIV_SIZE, "rwlock state too large");
-
-static void wait_lock(struct qrwlock *q)
-{
-	uint32_t me = __atomic_fetch_add(&q->wait_next, 1, __ATOMIC_RELAXED);
-	unsigned int spins = 0;
-
-	while (__atomic_load_n(&q->wait_owner, __ATOMIC_ACQUIRE) != me)
-		spin_wait(&spins);
-}
-
-static void wait_unlock(struct qrwlock *q)
-{
-	__atomic_store_n(&q->wait_owner, __atomic_load_n(&q->wait_owner, __ATOMIC_RELAXED) + 1,
-			 __ATOMIC_RELEASE);
-}
 
 static void rwlock_init(struct cgt_lock *lock)
 {
 	struct qrwlock *q = cgt_lock_priv(lock, struct qrwlock);
 
-	q->cnts = q->wait_next = q->wait_owner = 0;
+	q->cnts = 0;
+	q->wait_lock.next = q->wait_lock.owner = 0;
 }
 
 /* queued_read_lock / queued_read_lock_slowpath */
@@ -56,12 +41,12 @@ static void rwlock_read_lock(struct cgt_lock *lock)
 	if (!(__atomic_add_fetch(&q->cnts, QR_BIAS, __ATOMIC_ACQUIRE) & QW_WMASK))
 		return;
 	__atomic_fetch_sub(&q->cnts, QR_BIAS, __ATOMIC_RELAXED);
-	wait_lock(q);
+	ticket_lock(&q->wait_lock);
 	__atomic_fetch_add(&q->cnts, QR_BIAS, __ATOMIC_RELAXED);
 	/* at the head of the queue: only a writer that holds the lock keeps us out */
 	while (__atomic_load_n(&q->cnts, __ATOMIC_ACQUIRE) & QW_LOCKED)
 		spin_wait(&spins);
-	wait_unlock(q);
+	ticket_unlock(&q->wait_lock);
 }
 
 static void rwlock_read_unlock(struct cgt_lock *lock)
@@ -79,7 +64,7 @@ static void rwlock_write_lock(struct cgt_lock *lock)
 	if (__atomic_compare_exchange_n(&q->cnts, &c, QW_LOCKED, false, __ATOMIC_ACQUIRE,
 					__ATOMIC_RELAXED))
 		return;
-	wait_lock(q);
+	ticket_lock(&q->wait_lock);
 	__atomic_fetch_or(&q->cnts, QW_WAITING, __ATOMIC_RELAXED);
 	for (;;) {
 		c = QW_WAITING;
@@ -88,7 +73,7 @@ static void rwlock_write_lock(struct cgt_lock *lock)
 			break;
 		spin_wait(&spins);
 	}
-	wait_unlock(q);
+	ticket_unlock(&q->wait_lock);
 }
 
 static void rwlock_write_unlock(struct cgt_lock *lock)
