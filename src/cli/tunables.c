@@ -41,11 +41,11 @@ static const struct tunable tunables[] = {
 	  CFG(stack_kib), 32, 8192 },
 	{ "quiet", T_FLAG, NULL, NULL, "print the summary only",
 	  CFG(quiet), 0, 0 },
-	{ "stall", T_SECONDS, NULL, "SECONDS",
-	  "a walk older, or a thread blocked longer, is reported [2; x4 ASan, x8 TSan]",
+	{ "stall", T_BOUND, "2", "SECONDS",
+	  "a walk older, or a thread blocked longer, is reported (x4 ASan, x8 TSan)",
 	  CFG(stall), 0, 3600 },
-	{ "starve", T_SECONDS, NULL, "SECONDS",
-	  "a writer passed over by readers this long is starved [1; x4 ASan, x8 TSan]",
+	{ "starve", T_BOUND, "1", "SECONDS",
+	  "a writer passed over by readers this long is starved (x4 ASan, x8 TSan)",
 	  CFG(starve), 0, 3600 },
 	{ "check-interval", T_SECONDS, "2", "SECONDS",
 	  "hold the model still and check its invariants this often (0: at the end only)",
@@ -247,6 +247,12 @@ static int tunable_set(const struct tunable *t, const char *arg, void *cfg)
 	switch (t->kind) {
 	case T_SECONDS:
 		return parse_seconds(t, arg, dst);
+	case T_BOUND: {
+		int ret = parse_seconds(t, arg, dst);
+
+		*(double *)dst *= cgt_build_slowdown();
+		return ret;
+	}
 	case T_SEED: {
 		char *end;
 
@@ -352,9 +358,6 @@ void cgt_tunables_defaults(struct cgt_run_config *cfg)
 	memset(cfg, 0, sizeof(*cfg));
 	cgt_tunables_table_defaults(tunables, ARRAY_SIZE(tunables), cfg);
 	cfg->seed = (uint64_t)time(NULL) ^ ((uint64_t)clock() << 32);
-	/* time bounds stretch with the sanitizers' slowdown, so a correct run stays quiet */
-	cfg->stall = 2.0 * cgt_build_slowdown();
-	cfg->starve = 1.0 * cgt_build_slowdown();
 }
 
 int cgt_tunables_table_parse(const struct tunable *table, size_t n, void (*help)(FILE *f),
@@ -449,6 +452,9 @@ static bool tunable_value(FILE *f, const struct tunable *t, const void *cfg)
 	case T_SECONDS:
 		fprintf(f, "%gs", *(const double *)src);
 		return true;
+	case T_BOUND:
+		fprintf(f, "%gs", *(const double *)src / cgt_build_slowdown());
+		return true;
 	case T_SEED:
 		fprintf(f, "%llu", (unsigned long long)*(const uint64_t *)src);
 		return true;
@@ -517,6 +523,9 @@ void cgt_tunables_banner(FILE *f, const struct cgt_run_config *cfg)
 {
 	fputs("cgtorture run:", f);
 	cgt_tunables_table_values(f, tunables, ARRAY_SIZE(tunables), cfg);
+	if (cgt_build_slowdown() > 1)
+		fprintf(f, "\n  %s build: stall and starve stretched x%d to %gs and %gs",
+			cgt_build_name(), cgt_build_slowdown(), cfg->stall, cfg->starve);
 	fprintf(f, "\n  css-lock %s: %s\n", cfg->css_lock->name, cfg->css_lock->desc);
 }
 

@@ -15,7 +15,11 @@
 #define CGT_EXIT_FAIL	1
 #define CGT_EXIT_USAGE	2
 
-enum tunable_kind { T_SECONDS, T_SEED, T_INT, T_ITER, T_LOCK, T_MIX, T_FLAG, T_BUG, T_EXPECT,
+/*
+ * T_BOUND: seconds as meant for the plain build, stretched by the sanitizers' slowdown when
+ * parsed and shrunk back when spelled out, so one command line means the same in every build.
+ */
+enum tunable_kind { T_SECONDS, T_BOUND, T_SEED, T_INT, T_ITER, T_LOCK, T_MIX, T_FLAG, T_BUG, T_EXPECT,
 		    T_PATH, T_STOP,
 		    /* comma lists (compare.h): lock variants or "all", numbers, workloads or "all" */
 		    T_LOCKS, T_INTS, T_WORKLOADS };
@@ -27,7 +31,7 @@ struct tunable {
 	const char *metavar;
 	const char *help;
 	size_t offset;			/* into the command's configuration */
-	long min, max;			/* T_INT, T_INTS and T_SECONDS bounds */
+	long min, max;			/* T_INT, T_INTS, T_SECONDS and T_BOUND ranges */
 };
 
 /* The stress run's table. */

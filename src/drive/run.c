@@ -321,6 +321,9 @@ int cgt_run(const struct cgt_run_config *cfg, struct cgt_run_result *res)
 		fputs("\r\033[K", stderr);
 
 	res->quiesced = run_check(run, nwalkers);
+	if (!res->quiesced)
+		cgt_fail(CGT_DET_HANG, driver.id, NULL,
+			 "the model did not come to rest within %gs for the final check", cfg->stall);
 	res->finished = run_drain(run);
 	if (res->finished) {
 		char why[256];
