@@ -57,6 +57,15 @@ static const struct tunable tunables[] = {
 	{ "stop-on", T_STOP, "none", "DETECTOR",
 	  "end the run once this detector reports: any, none, or a detector's name",
 	  CFG(stop_on), 0, 0 },
+	{ "sched", T_SCHED, "none", "NAME",
+	  "controlled schedule: none (free-running), or a scheduler", CFG(sched), 0, 0 },
+	{ "depth", T_INT, "3", "D", "PCT's bug depth: d-1 priority change points",
+	  CFG(depth), 1, 16 },
+	{ "steps", T_INT, "20000", "N", "a controlled run's length, in scheduling decisions",
+	  CFG(steps), 1, 10000000 },
+	{ "check-determinism", T_FLAG, NULL, NULL,
+	  "a controlled run, twice: the two schedules must be the same", CFG(check_determinism),
+	  0, 0 },
 	{ "expect", T_EXPECT, NULL, "pass|fail",
 	  "a check: exit 0 if the outcome is this, 3 if an expected failure was not found",
 	  CFG(expect), 0, 0 },
@@ -277,6 +286,15 @@ static int tunable_set(const struct tunable *t, const char *arg, void *cfg)
 		if (cgt_iter_parse(arg, dst))
 			return cgt_usage_error(t->name, "unknown walk '%s'", arg, "while_each, for_each");
 		return 0;
+	case T_SCHED: {
+		const struct cgt_sched_ops *ops = cgt_sched_find(arg);
+
+		if (!ops && strcmp(arg, "none"))
+			return cgt_usage_error(t->name, "unknown scheduler '%s'", arg,
+					       cgt_sched_names());
+		*(const struct cgt_sched_ops **)dst = ops;
+		return 0;
+	}
 	case T_LOCK: {
 		const struct cgt_lock_ops *ops = cgt_lock_find(arg);
 
@@ -405,8 +423,15 @@ int cgt_tunables_table_parse(const struct tunable *table, size_t n, void (*help)
 
 int cgt_tunables_parse(int argc, char **argv, struct cgt_run_config *cfg)
 {
-	return cgt_tunables_table_parse(tunables, ARRAY_SIZE(tunables), cgt_tunables_help, argc,
-					argv, cfg);
+	int ret = cgt_tunables_table_parse(tunables, ARRAY_SIZE(tunables), cgt_tunables_help,
+					   argc, argv, cfg);
+
+	if (!ret && cfg->check_determinism && !cfg->sched) {
+		fprintf(stderr, "cgtorture: --check-determinism needs a controlled run (--sched %s)\n",
+			cgt_sched_names());
+		return CGT_EXIT_USAGE;
+	}
+	return ret;
 }
 
 void cgt_tunables_table_help(FILE *f, const struct tunable *table, size_t n)
@@ -425,6 +450,8 @@ void cgt_tunables_table_help(FILE *f, const struct tunable *table, size_t n)
 			fprintf(f, "  %-26s [%s]\n", "", t->def);
 		if (t->kind == T_LOCK)
 			fprintf(f, "  %-26s variants: %s\n", "", cgt_lock_run_names());
+		if (t->kind == T_SCHED)
+			fprintf(f, "  %-26s schedulers: %s\n", "", cgt_sched_names());
 		if (t->kind == T_LOCKS)
 			fprintf(f, "  %-26s variants: %s\n", "", cgt_lock_names());
 		if (t->kind == T_WORKLOADS)
@@ -467,6 +494,12 @@ static bool tunable_value(FILE *f, const struct tunable *t, const void *cfg)
 	case T_LOCK:
 		fputs((*(const struct cgt_lock_ops *const *)src)->name, f);
 		return true;
+	case T_SCHED: {
+		const struct cgt_sched_ops *ops = *(const struct cgt_sched_ops *const *)src;
+
+		fputs(ops ? ops->name : "none", f);
+		return true;
+	}
 	case T_MIX:
 		for (int op = 0; op < CGT_NR_OPS; op++)
 			fprintf(f, "%s%s=%u", op ? "," : "", cgt_op_names[op],

@@ -20,7 +20,7 @@
  * parsed and shrunk back when spelled out, so one command line means the same in every build.
  */
 enum tunable_kind { T_SECONDS, T_BOUND, T_SEED, T_INT, T_ITER, T_LOCK, T_MIX, T_FLAG, T_BUG, T_EXPECT,
-		    T_PATH, T_STOP,
+		    T_PATH, T_STOP, T_SCHED,
 		    /* comma lists (compare.h): lock variants or "all", numbers, workloads or "all" */
 		    T_LOCKS, T_INTS, T_WORKLOADS };
 

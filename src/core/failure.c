@@ -7,6 +7,7 @@
 
 #include "compiler.h"
 #include "failure.h"
+#include "point.h"
 #include "thread.h"
 
 const char *const cgt_detector_names[CGT_NR_DETECTORS] = {
@@ -59,6 +60,7 @@ void cgt_fail(enum cgt_detector det, int thread_id, const char *evidence, const 
 
 		f->detector = det;
 		f->ns = cgt_clock_ns();
+		f->step = READ_ONCE(cgt_step_clock);
 		f->thread_id = thread_id;
 		va_start(ap, fmt);
 		vsnprintf(f->summary, sizeof(f->summary), fmt, ap);

@@ -36,6 +36,7 @@ extern const char *const cgt_detector_descs[CGT_NR_DETECTORS];
 struct cgt_failure {
 	enum cgt_detector detector;
 	uint64_t ns;			/* since the run started */
+	long step;			/* the controlled run's decision, or -1 */
 	int thread_id;			/* harness thread that saw it, 0 if none */
 	char summary[256];
 	char *evidence;			/* malloc'd, may be NULL */

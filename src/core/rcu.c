@@ -12,6 +12,7 @@
 #include "rcu.h"
 #include "point.h"
 #include "thread.h"
+#include "../sched/sched.h"
 
 #ifdef CGT_TSAN
 #include <sanitizer/tsan_interface.h>
@@ -34,6 +35,8 @@ int cgt_rcu_read_depth(void)
 void rcu_read_lock(void)
 {
 	urcu_memb_read_lock();
+	if (cgt_sched_on())
+		cgt_sched_rcu_lock();
 	if (!rcu_depth++ && cgt_self)
 		WRITE_ONCE(cgt_self->rcu_since_ns, cgt_clock_ns());
 	if (cgt_self)
@@ -46,13 +49,19 @@ void rcu_read_unlock(void)
 	if (cgt_self)
 		WRITE_ONCE(cgt_self->rcu_depth, rcu_depth);
 	gp_release();
+	if (cgt_sched_on())
+		cgt_sched_rcu_unlock();
 	urcu_memb_read_unlock();
 }
 
 void call_rcu(struct rcu_head *head, void (*func)(struct rcu_head *head))
 {
 	gp_release();
-	urcu_memb_call_rcu(head, func);
+	/* a controlled run ends grace periods itself, at decisions: the same step every time */
+	if (cgt_sched_on())
+		cgt_sched_call_rcu(head, func);
+	else
+		urcu_memb_call_rcu(head, func);
 }
 
 void rcu_callback_enter(void)
@@ -66,13 +75,18 @@ void synchronize_rcu(void)
 {
 	cgt_point(CGT_PT_GP_WAIT, &rcu_gp_waitable);
 	cgt_wait_begin(&rcu_gp_waitable, "rcu grace period", CGT_WAIT_GP);
-	urcu_memb_synchronize_rcu();
+	if (cgt_sched_on())
+		cgt_sched_synchronize_rcu();
+	else
+		urcu_memb_synchronize_rcu();
 	cgt_wait_end();
 	gp_acquire();
 }
 
 void rcu_barrier(void)
 {
+	if (cgt_sched_on())
+		cgt_sched_rcu_barrier();
 	urcu_memb_barrier();
 	gp_acquire();
 }

@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "compiler.h"
+#include "point.h"
 
 enum cgt_role { CGT_ROLE_DRIVER, CGT_ROLE_ACTOR, CGT_ROLE_WALKER, CGT_ROLE_WATCHDOG };
 
@@ -27,7 +28,7 @@ enum cgt_wait_kind {
 #define CGT_RING_SIZE	64	/* a power of two */
 
 struct cgt_event {
-	uint64_t ns;			/* monotonic, since the run started */
+	uint64_t ns;			/* since the run started; a decision number if controlled */
 	uint16_t point;			/* enum cgt_point_id */
 	int16_t side;			/* lock side, or -1 */
 	int32_t pid;			/* the task concerned, 0 if none */
@@ -46,6 +47,7 @@ struct cgt_thread {
 	int role;			/* enum cgt_role */
 	int pid;			/* model tid, for an actor (changes on exec) */
 	int parked;			/* held still by the driver: not hung */
+	int sched_id;			/* T<n> in a controlled run, else 0 */
 	uint64_t heartbeat_ns;		/* last marked point passed */
 	/* what it waits for */
 	const void *wait_obj;
@@ -110,7 +112,7 @@ static inline void cgt_event_record(int point, int side, int pid, const char *na
 	now = cgt_clock_ns();
 	i = READ_ONCE(t->ring_head);
 	e = &t->ring[i & (CGT_RING_SIZE - 1)];
-	WRITE_ONCE(e->ns, now);
+	WRITE_ONCE(e->ns, READ_ONCE(cgt_step_clock) >= 0 ? (uint64_t)READ_ONCE(cgt_step_clock) : now);
 	WRITE_ONCE(e->point, (uint16_t)point);
 	WRITE_ONCE(e->side, (int16_t)side);
 	WRITE_ONCE(e->pid, pid);

@@ -8,6 +8,7 @@
 #ifndef CGT_DETECT_H
 #define CGT_DETECT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -17,6 +18,7 @@ struct cgt_detect_config {
 	double deadline;		/* seconds since the run started: the hard end */
 	int perturb;			/* per mille of marked points that delay or yield */
 	uint64_t seed;
+	bool controlled;		/* a controlled run: only the deadline is watched by time */
 	void (*on_deadline)(void);	/* the run overran: write what we have and leave */
 };
 
@@ -29,6 +31,8 @@ void cgt_events_remove(void);
 
 /* watchdog.c: the wait-for picture right now (who holds what, who waits for what). */
 void cgt_waitfor_picture(char *buf, size_t len);
+/* A controlled run in which no thread can run: the hang report, with its cycle. */
+void cgt_report_deadlock(long step);
 
 /* sanitizers.c: reports the sanitizer runtimes made, and a hook for fatal ones. */
 long cgt_sanitizer_reports(void);

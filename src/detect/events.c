@@ -89,7 +89,9 @@ static void record_point(enum cgt_point_id id, const void *obj)
 	}
 	cgt_event_record(id, -1, pid, name);
 out:
-	if (perturb_permille)
+	if (cgt_sched_on())
+		cgt_sched_point(id);
+	else if (perturb_permille)
 		perturb(id == CGT_PT_READDIR_STEP ? 20000000 : id == CGT_PT_WALK_STEP ? 2000000 :
 			200000);
 }

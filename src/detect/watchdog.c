@@ -171,7 +171,8 @@ void cgt_waitfor_picture(char *buf, size_t len)
 	free(v);
 }
 
-static void report_hang(struct snap *v, int n, int i, uint64_t now)
+/* @blocked_step: a controlled run where no thread can run, at this decision; else -1. */
+static void report_hang(struct snap *v, int n, int i, uint64_t now, long blocked_step)
 {
 	const struct cgt_thread *t = &v[i].s;
 	static char state[MAX_SNAP];
@@ -183,11 +184,18 @@ static void report_hang(struct snap *v, int n, int i, uint64_t now)
 		return;
 	memset(state, 0, (size_t)n);
 	len = find_cycle(v, n, i, stack, 0, state, path);
-	off += (size_t)snprintf(ev + off, cap - off,
-				"INFO: thread %d (%s, tid %d) blocked for more than %g seconds,\n"
-				"waiting for %s (%s)\n\nwait-for picture:\n",
-				t->id, role_names[t->role], t->pid, dcfg.stall, t->wait_name,
-				wait_desc(t->wait_kind));
+	if (blocked_step >= 0)
+		off += (size_t)snprintf(ev + off, cap - off,
+					"INFO: at decision %ld no model thread can run; thread %d (%s, tid %d)\n"
+					"waits for %s (%s)\n\nwait-for picture:\n", blocked_step,
+					t->id, role_names[t->role], t->pid, t->wait_name,
+					wait_desc(t->wait_kind));
+	else
+		off += (size_t)snprintf(ev + off, cap - off,
+					"INFO: thread %d (%s, tid %d) blocked for more than %g seconds,\n"
+					"waiting for %s (%s)\n\nwait-for picture:\n",
+					t->id, role_names[t->role], t->pid, dcfg.stall, t->wait_name,
+					wait_desc(t->wait_kind));
 	off += picture(ev + off, cap - off, v, n, now);
 	if (len && off < cap) {
 		off += (size_t)snprintf(ev + off, cap - off, "\ndeadlock cycle:");
@@ -210,12 +218,41 @@ static void report_hang(struct snap *v, int n, int i, uint64_t now)
 					"held by", b->id);
 		}
 	}
-	cgt_fail(CGT_DET_HANG, t->id, ev,
-		 "thread %d (%s, tid %d) blocked %.1f s waiting for %s (%s)%s",
-		 t->id, role_names[t->role], t->pid, (double)cgt_age_ns(now, t->wait_since_ns) / 1e9,
-		 t->wait_name, wait_desc(t->wait_kind),
-		 len ? "; deadlock cycle found" : "");
+	if (blocked_step >= 0)
+		cgt_fail(CGT_DET_HANG, t->id, ev,
+			 "no thread can run: thread %d (%s, tid %d) waits for %s (%s)%s",
+			 t->id, role_names[t->role], t->pid, t->wait_name,
+			 wait_desc(t->wait_kind), len ? "; deadlock cycle found" : "");
+	else
+		cgt_fail(CGT_DET_HANG, t->id, ev,
+			 "thread %d (%s, tid %d) blocked %.1f s waiting for %s (%s)%s",
+			 t->id, role_names[t->role], t->pid,
+			 (double)cgt_age_ns(now, t->wait_since_ns) / 1e9,
+			 t->wait_name, wait_desc(t->wait_kind),
+			 len ? "; deadlock cycle found" : "");
 	free(ev);
+}
+
+void cgt_report_deadlock(long step)
+{
+	struct snap *v = calloc(MAX_SNAP, sizeof(*v));
+	int n, first = -1;
+
+	if (!v)
+		return;
+	cgt_threads_lock();
+	n = snapshot(v, MAX_SNAP);
+	cgt_threads_unlock();
+	/* the lowest thread number among the waiters: the same one in every run */
+	for (int i = 0; i < n; i++)
+		if (v[i].s.wait_obj && !v[i].s.parked &&
+		    (first < 0 || v[i].s.sched_id < v[first].s.sched_id))
+			first = i;
+	if (first >= 0)
+		report_hang(v, n, first, cgt_clock_ns(), step);
+	else
+		cgt_fail(CGT_DET_HANG, 0, NULL, "at decision %ld no model thread can run", step);
+	free(v);
 }
 
 /* Has the static lock @t waits for been taken by anyone since @t began to wait? */
@@ -283,7 +320,7 @@ static void watch_once(struct snap *v)
 			 starved[k].reads);
 	}
 	if (hung >= 0)
-		report_hang(v, n, hung, now);
+		report_hang(v, n, hung, now, -1);
 }
 
 /* A sanitizer report since the last look is a failure now, not only at the end. */
@@ -308,8 +345,11 @@ static void *watchdog_main(void *arg)
 	cgt_thread_register(&self, CGT_ROLE_WATCHDOG, 0);
 	while (v && !__atomic_load_n(&watchdog_stop, __ATOMIC_ACQUIRE)) {
 		nanosleep(&ts, NULL);
-		watch_once(v);
-		watch_sanitizers(&self, &sanitizer_seen);
+		/* a controlled run's scheduler finds these itself, counting decisions, not time */
+		if (!dcfg.controlled) {
+			watch_once(v);
+			watch_sanitizers(&self, &sanitizer_seen);
+		}
 		if (dcfg.deadline > 0 && cgt_clock_ns() > (uint64_t)(dcfg.deadline * 1e9)) {
 			cgt_fail(CGT_DET_DEADLINE, self.id, NULL,
 				 "the run did not end by its hard deadline (%.0f s)", dcfg.deadline);
@@ -318,7 +358,8 @@ static void *watchdog_main(void *arg)
 			break;
 		}
 	}
-	watch_sanitizers(&self, &sanitizer_seen);
+	if (!dcfg.controlled)
+		watch_sanitizers(&self, &sanitizer_seen);
 	cgt_thread_unregister(&self);
 	free(v);
 	return NULL;

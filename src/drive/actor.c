@@ -20,6 +20,7 @@ struct actor {
 	struct task *task;
 	struct prng rng;
 	struct cgt_thread state;	/* what the detectors see of it */
+	struct cgt_sched_ent ent;	/* its place in a controlled run */
 };
 
 static struct cgt_run *actor_run;
@@ -39,6 +40,8 @@ static void *actor_main(void *arg)
 	me = a->task;
 	cgt_rcu_register_thread();
 	cgt_thread_register(&a->state, CGT_ROLE_ACTOR, READ_ONCE(me->pid));
+	if (cgt_sched_on())
+		cgt_sched_enter(&a->ent);
 	for (;;) {
 		cgt_point(CGT_PT_LOOP, NULL);
 		if (fatal_signal_pending(me) || cgt_run_stopping(run))
@@ -58,6 +61,7 @@ static void *actor_main(void *arg)
 exited:
 	stat_add(run, live, -1);
 	put_task_struct(me);
+	cgt_sched_exit();
 	cgt_thread_unregister(&a->state);
 	cgt_rcu_unregister_thread();
 out:
@@ -99,6 +103,8 @@ static void actor_start(struct task *child)
 	struct actor *a = child->ctx;
 
 	get_task_struct(child);		/* the pthread's own reference, dropped as it ends */
+	if (cgt_sched_on())
+		cgt_sched_add(&a->ent);
 	sem_post(&a->gate);
 }
 
@@ -110,10 +116,23 @@ static void actor_abandon(struct task *child)
 	sem_post(&a->gate);
 }
 
+/* signal_wake_up: a parked thread of a controlled run must go and see its SIGKILL. */
+static void actor_kill(struct task *t)
+{
+	struct actor *a;
+
+	if (!cgt_sched_on())
+		return;
+	a = t->ctx;
+	if (a)
+		cgt_sched_wake_ent(&a->ent, &actor_run->pause);
+}
+
 const struct cgt_model_hooks cgt_actor_hooks = {
 	.spawn	 = actor_spawn,
 	.start	 = actor_start,
 	.abandon = actor_abandon,
+	.kill	 = actor_kill,
 };
 
 int cgt_actors_init(struct cgt_run *run)

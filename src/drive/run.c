@@ -41,6 +41,18 @@ void cgt_run_park(struct cgt_run *run, struct task *me)
 		WRITE_ONCE(cgt_self->parked, 1);
 	pthread_mutex_lock(&run->park_lock);
 	run->parked++;
+	if (cgt_sched_on()) {
+		/* the lock orders the model's state before the driver's check, for TSan */
+		pthread_mutex_unlock(&run->park_lock);
+		if (!(me && fatal_signal_pending(me)))
+			cgt_sched_block(&run->pause);
+		pthread_mutex_lock(&run->park_lock);
+		run->parked--;
+		pthread_mutex_unlock(&run->park_lock);
+		if (cgt_self)
+			WRITE_ONCE(cgt_self->parked, 0);
+		return;
+	}
 	pthread_cond_broadcast(&run->park_cond);
 	/* a SIGKILL from an exec that began before the pause must still take effect */
 	while (__atomic_load_n(&run->pause, __ATOMIC_ACQUIRE) && !cgt_run_stopping(run) &&
@@ -109,6 +121,7 @@ struct walker {
 	struct prng rng;
 	struct cgt_watch watch;
 	struct cgt_thread state;
+	struct cgt_sched_ent ent;
 };
 
 static void *walker_main(void *arg)
@@ -118,6 +131,8 @@ static void *walker_main(void *arg)
 
 	cgt_rcu_register_thread();
 	cgt_thread_register(&w->state, CGT_ROLE_WALKER, 0);
+	if (cgt_sched_on())
+		cgt_sched_enter(&w->ent);
 	while (!cgt_run_stopping(run)) {
 		cgt_point(CGT_PT_LOOP, NULL);
 		if (__atomic_load_n(&run->pause, __ATOMIC_ACQUIRE)) {
@@ -126,6 +141,7 @@ static void *walker_main(void *arg)
 		}
 		cgt_observe(run, &w->rng, &w->watch);
 	}
+	cgt_sched_exit();
 	cgt_thread_unregister(&w->state);
 	cgt_rcu_unregister_thread();
 	return NULL;
@@ -144,6 +160,8 @@ static void *init_main(void *arg)
 
 	cgt_rcu_register_thread();
 	cgt_thread_register(&w->state, CGT_ROLE_ACTOR, init_task.pid);
+	if (cgt_sched_on())
+		cgt_sched_enter(&w->ent);
 	while (!cgt_run_stopping(run)) {
 		cgt_point(CGT_PT_LOOP, NULL);
 		if (__atomic_load_n(&run->pause, __ATOMIC_ACQUIRE)) {
@@ -154,8 +172,11 @@ static void *init_main(void *arg)
 		       !__atomic_load_n(&run->pause, __ATOMIC_ACQUIRE))
 			if (cgt_fork_from(run, &init_task, false))
 				break;
-		nanosleep(&ts, NULL);
+		/* under the scheduler the loop's marked point is init's pause */
+		if (!cgt_sched_on())
+			nanosleep(&ts, NULL);
 	}
+	cgt_sched_exit();
 	cgt_thread_unregister(&w->state);
 	cgt_rcu_unregister_thread();
 	return NULL;
@@ -218,6 +239,81 @@ static void run_failure_seen(enum cgt_detector det)
 		__atomic_store_n(&run->failed, 1, __ATOMIC_RELEASE);
 }
 
+static bool cfg_controlled(const struct cgt_run *run)
+{
+	return run->cfg->sched != NULL;
+}
+
+/*
+ * A controlled run's clock, at every decision (the baton holder calls it): a check every
+ * CGT_CHECK_DECISIONS, and the end after --steps, at the --stop-on failure, or when the
+ * driver asks (wall clock, signal). A replay stops exactly where the recorded run did.
+ */
+static void run_tick(long step)
+{
+	struct cgt_run *run = current_run;
+	const struct cgt_run_config *cfg = run->cfg;
+	bool stop;
+
+	if (__atomic_load_n(&run->pause, __ATOMIC_RELAXED))
+		return;
+	if (cfg->follow && !cfg->lenient)
+		stop = step == cfg->follow_stop_step;
+	else
+		stop = step >= cfg->steps || __atomic_load_n(&run->failed, __ATOMIC_RELAXED) ||
+		       cgt_sched_stop_requested();
+	if (stop && run->stop_step < 0) {
+		run->stop_step = step;
+		run->final = true;
+		__atomic_store_n(&run->pause, 1, __ATOMIC_RELEASE);
+	} else if (run->stop_step < 0 && cfg->check_interval > 0 && step >= run->next_check_step) {
+		run->next_check_step += CGT_CHECK_DECISIONS;
+		__atomic_store_n(&run->pause, 1, __ATOMIC_RELEASE);
+	}
+}
+
+/*
+ * The driver of a controlled run: it hands out the baton, then waits for the model to come
+ * to rest (everyone parked: check it), to end (everyone gone), or to block for good (no
+ * one can run: a deadlock, reported as a hang). Returns false if threads stay stuck.
+ */
+static bool run_controlled(struct cgt_run *run, struct cgt_run_result *res, double end,
+			   double *next_stats, double *next_progress, bool tty)
+{
+	char why[256];
+
+	cgt_sched_kick();
+	for (;;) {
+		switch (cgt_sched_wait_idle(0.05)) {
+		case CGT_IDLE_BUSY:
+			run_report_progress(run, next_stats, next_progress, tty);
+			if ((cgt_now() >= end || __atomic_load_n(&interrupted, __ATOMIC_RELAXED)) &&
+			    !cgt_sched_stop_requested())
+				cgt_sched_request_stop();
+			continue;
+		case CGT_IDLE_DONE:
+			return true;
+		case CGT_IDLE_DEADLOCK:
+			cgt_report_deadlock(cgt_sched_steps());
+			return false;
+		case CGT_IDLE_PARKED:
+			break;
+		}
+		pthread_mutex_lock(&run->park_lock);
+		pthread_mutex_unlock(&run->park_lock);
+		stat_inc(run, checks);
+		if (cgt_check_invariants(why, sizeof(why)))
+			cgt_fail(CGT_DET_INVARIANT, cgt_self ? cgt_self->id : 0, NULL, "%s", why);
+		if (run->final) {
+			res->quiesced = true;
+			__atomic_store_n(&run->stop, 1, __ATOMIC_RELEASE);
+		}
+		__atomic_store_n(&run->pause, 0, __ATOMIC_RELEASE);
+		cgt_sched_wake(&run->pause);
+		cgt_sched_kick();
+	}
+}
+
 static void run_fill_result(struct cgt_run *run, struct cgt_run_result *res)
 {
 	struct cgt_failure f[1];
@@ -228,6 +324,10 @@ static void run_fill_result(struct cgt_run *run, struct cgt_run_result *res)
 	res->first_failure = cgt_failures_get(f, 1) ? (double)f[0].ns / 1e9 : -1;
 	res->interrupted = __atomic_load_n(&interrupted, __ATOMIC_RELAXED);
 	res->pass = !res->failures && res->quiesced && res->finished;
+	res->steps = cfg_controlled(run) ? cgt_sched_steps() : 0;
+	res->stop_step = run->stop_step;
+	res->diverged = cfg_controlled(run) ?
+		cgt_sched_diverged(res->diverged_why, sizeof(res->diverged_why)) : -1;
 }
 
 /*
@@ -260,8 +360,9 @@ int cgt_run(const struct cgt_run_config *cfg, struct cgt_run_result *res)
 		.stall		= cfg->stall,
 		.starve		= cfg->starve,
 		.deadline	= cfg->duration + cfg->stall + 4,
-		.perturb	= cfg->perturb,
+		.perturb	= cfg->sched ? 0 : cfg->perturb,
 		.seed		= cfg->seed,
+		.controlled	= cfg->sched != NULL,
 		.on_deadline	= run_deadline,
 	};
 	static struct cgt_thread driver;
@@ -275,6 +376,8 @@ int cgt_run(const struct cgt_run_config *cfg, struct cgt_run_result *res)
 	if (!run)
 		return -ENOMEM;
 	run->cfg = cfg;
+	run->stop_step = -1;
+	run->next_check_step = CGT_CHECK_DECISIONS;
 	pthread_mutex_init(&run->park_lock, NULL);
 	pthread_cond_init(&run->park_cond, NULL);
 	cgt_clock_reset();
@@ -298,16 +401,35 @@ int cgt_run(const struct cgt_run_config *cfg, struct cgt_run_result *res)
 	next_stats = run->start + cfg->stats_interval;
 	next_check = cfg->check_interval > 0 ? run->start + cfg->check_interval : end + 1;
 
+	if (cfg->sched) {
+		struct cgt_sched_config scfg = {
+			.ops = cfg->sched, .seed = cfg->seed, .depth = cfg->depth,
+			.steps = cfg->steps, .follow = cfg->follow, .lenient = cfg->lenient,
+			.park = &run->pause, .tick = run_tick,
+		};
+
+		cgt_sched_init(&scfg);
+	}
 	/* walkers[0] is init; the others observe */
 	walkers = calloc((size_t)cfg->walkers + 1, sizeof(*walkers));
 	for (i = 0; walkers && i <= cfg->walkers; i++) {
 		walkers[i].run = run;
 		prng_seed(&walkers[i].rng, cfg->seed, ~(uint64_t)i);
+		if (cfg->sched)
+			cgt_sched_add(&walkers[i].ent);
 		if (pthread_create(&walkers[i].thread, NULL, i ? walker_main : init_main, &walkers[i]))
 			break;
 		nwalkers++;
 	}
 
+	if (cfg->sched) {
+		/* every model thread has left the scheduler; their pthreads finish as in a drain */
+		res->finished = run_controlled(run, res, end, &next_stats, &next_progress, tty) &&
+				run_drain(run);
+		if (tty)
+			fputs("\r\033[K", stderr);
+		goto drained;
+	}
 	while (cgt_now() < end && !__atomic_load_n(&run->failed, __ATOMIC_ACQUIRE) &&
 	       !__atomic_load_n(&interrupted, __ATOMIC_RELAXED)) {
 		run_report_progress(run, &next_stats, &next_progress, tty);
@@ -325,6 +447,7 @@ int cgt_run(const struct cgt_run_config *cfg, struct cgt_run_result *res)
 		cgt_fail(CGT_DET_HANG, driver.id, NULL,
 			 "the model did not come to rest within %gs for the final check", cfg->stall);
 	res->finished = run_drain(run);
+drained:
 	if (res->finished) {
 		char why[256];
 
@@ -332,6 +455,8 @@ int cgt_run(const struct cgt_run_config *cfg, struct cgt_run_result *res)
 			pthread_join(walkers[i].thread, NULL);
 		if (cgt_model_exit(why, sizeof(why)))
 			cgt_fail(CGT_DET_INVARIANT, driver.id, NULL, "%s", why);
+		if (cfg->sched)
+			cgt_sched_finish();
 	}
 	cgt_detect_stop();
 	run_fill_result(run, res);

@@ -48,6 +48,14 @@ struct cgt_run_config {
 	int stop_on;			/* end the run when this detector reports (see below) */
 	int expect;			/* enum cgt_expect */
 	const char *out;		/* results folder */
+	/* controlled schedules (src/sched): none for a free-running run */
+	const struct cgt_sched_ops *sched;
+	int depth;			/* PCT's bug depth */
+	int steps;			/* the controlled run's length, in decisions */
+	bool check_determinism;		/* run twice, compare the schedules */
+	const struct cgt_schedule *follow;	/* replay: the choices to make */
+	bool lenient;			/* shrink: follow as far as it fits */
+	long follow_stop_step;		/* replay: the decision the recorded run stopped at */
 	const char *banner;		/* every setting, as the start banner shows them */
 	const char *command;		/* the command line that repeats this run */
 };
@@ -89,6 +97,11 @@ struct cgt_run_result {
 	char report_dir[512];		/* where report.json went, if anywhere */
 	int interrupted;		/* the signal (SIGINT, SIGTERM) that ended it early, or 0 */
 	bool pass;
+	/* a controlled run */
+	long steps;			/* decisions made */
+	long stop_step;			/* the decision at which it was told to stop, or -1 */
+	long diverged;			/* where a followed schedule stopped fitting, or -1 */
+	char diverged_why[160];
 };
 
 /* Exit statuses of a run: 0 as expected, 1 unexpected failure, 2 bad usage, 3 missed. */
@@ -146,7 +159,14 @@ struct cgt_run {
 	pthread_cond_t park_cond;
 	int failed;			/* the --stop-on detector reported: end now */
 	double start;
+	/* a controlled run */
+	bool final;			/* the pause under way is the last one */
+	long stop_step;
+	long next_check_step;
 };
+
+/* A controlled run holds the model still for a check this often, in decisions. */
+#define CGT_CHECK_DECISIONS	2000
 int cgt_run(const struct cgt_run_config *cfg, struct cgt_run_result *res);
 void cgt_run_interrupt(int sig);
 void cgt_run_park(struct cgt_run *run, struct task *me);

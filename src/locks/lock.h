@@ -16,6 +16,17 @@
 
 struct cgt_lock;
 
+/*
+ * Who gets a contended lock first: what the controlled scheduler keeps (it takes the
+ * variant's place in a controlled run, where waiting must go through the scheduler).
+ */
+enum cgt_lock_policy {
+	CGT_POLICY_FIFO,		/* in arrival order, readers and writers alike */
+	CGT_POLICY_WRITER_FIRST,	/* a waiting writer keeps new readers out */
+	CGT_POLICY_READER_FIRST,	/* readers get in while any reader holds it */
+	CGT_POLICY_UNFAIR,		/* whoever asks when it is free */
+};
+
 struct cgt_lock_ops {
 	const char *name;
 	const char *desc;	/* how waiters wait and what fairness they get */
@@ -27,6 +38,7 @@ struct cgt_lock_ops {
 	 * list walks are unsafe under such a css_set lock, so only cgtorture compare takes it.
 	 */
 	bool rcu_readers;
+	enum cgt_lock_policy policy;
 	void (*init)(struct cgt_lock *lock);
 	void (*read_lock)(struct cgt_lock *lock);
 	void (*read_unlock)(struct cgt_lock *lock);
@@ -58,6 +70,9 @@ struct cgt_lock {
 	long reads;		/* read acquisitions of this instance */
 	long writes;		/* write acquisitions of this instance */
 	bool dynamic;		/* freed during the run (group_rwsem): watchdogs must not touch it */
+	/* its state in a controlled run (sched/coop_lock.c) */
+	int coop_readers, coop_writer, coop_writers_waiting;
+	long coop_next, coop_serving;
 	_Alignas(16) unsigned char priv[CGT_LOCK_PRIV_SIZE];
 };
 
@@ -96,6 +111,9 @@ static inline void cgt_write_unlock(struct cgt_lock *lock)
 /* Lock classes, for reports and the starvation figures. */
 int cgt_lock_classes(struct cgt_lock_class *out, int max);
 void cgt_lock_classes_reset(void);
+/* In a controlled run, a writer that this many reads passed while it waited is starved. */
+#define CGT_STARVE_READS	200
+
 /* A writer waiting longer than this while readers pass it is starved (0: never). */
 void cgt_lock_set_starve_ns(uint64_t ns);
 uint64_t cgt_lock_starve_ns(void);

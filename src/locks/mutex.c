@@ -37,6 +37,7 @@ const struct cgt_lock_ops mutex_lock_ops = {
 	.desc		= "sleeping exclusive (struct mutex), no fairness promised",
 	.sleeps		= true,
 	.shared		= false,
+	.policy		= CGT_POLICY_UNFAIR,
 	.init		= mutex_init,
 	.read_lock	= mutex_lock,
 	.read_unlock	= mutex_unlock,

@@ -53,6 +53,7 @@ const struct cgt_lock_ops rcu_spinlock_lock_ops = {
 	.desc		= "readers under RCU (never wait), writers spin on FIFO tickets",
 	.sleeps		= false,
 	.shared		= true,
+	.policy		= CGT_POLICY_FIFO,
 	.rcu_readers	= true,
 	.init		= rcu_spin_init,
 	.read_lock	= rcu_spin_read_lock,

@@ -86,6 +86,7 @@ const struct cgt_lock_ops rwlock_lock_ops = {
 	.desc		= "spinning reader/writer (queued rwlock_t), FIFO once contended",
 	.sleeps		= false,
 	.shared		= true,
+	.policy		= CGT_POLICY_FIFO,
 	.init		= rwlock_init,
 	.read_lock	= rwlock_read_lock,
 	.read_unlock	= rwlock_read_unlock,

@@ -68,6 +68,7 @@ const struct cgt_lock_ops rwlock_rpref_lock_ops = {
 	.desc		= "spinning reader/writer, reader-preferring: readers can starve writers",
 	.sleeps		= false,
 	.shared		= true,
+	.policy		= CGT_POLICY_READER_FIRST,
 	.bug		= "reader-pref-rwlock",
 	.init		= rpref_init,
 	.read_lock	= rpref_read_lock,

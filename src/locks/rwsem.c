@@ -57,6 +57,7 @@ const struct cgt_lock_ops rwsem_lock_ops = {
 	.desc		= "sleeping reader/writer (rw_semaphore), writer-preferring",
 	.sleeps		= true,
 	.shared		= true,
+	.policy		= CGT_POLICY_WRITER_FIRST,
 	.init		= rwsem_init,
 	.read_lock	= rwsem_down_read,
 	.read_unlock	= rwsem_up,

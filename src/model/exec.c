@@ -15,6 +15,8 @@ static int zap_other_threads(struct task *tsk)
 			continue;
 		count++;
 		WRITE_ONCE(t->sigkill, 1);
+		if (cgt_model_cfg()->hooks->kill)
+			cgt_model_cfg()->hooks->kill(t);
 	}
 	return count;
 }
@@ -34,9 +36,9 @@ int de_thread(struct task *tsk)
 		return 0;
 	}
 	/* Kill all other threads in the thread group (the kernel does this under siglock). */
-	pthread_mutex_lock(&sig->siglock);
+	cgt_mutex_lock(&sig->siglock);
 	if (signal_group_exit(sig)) {
-		pthread_mutex_unlock(&sig->siglock);
+		cgt_mutex_unlock(&sig->siglock);
 		cgt_write_unlock(&tasklist_lock);
 		return -EAGAIN;
 	}
@@ -50,10 +52,10 @@ int de_thread(struct task *tsk)
 	while (sig->notify_count) {
 		cgt_point(CGT_PT_EXEC_WAIT, tsk);
 		cgt_wait_begin(sig, "the other threads of the group to exit", CGT_WAIT_GROUP_EXIT);
-		pthread_cond_wait(&sig->group_exit_wait, &sig->siglock);
+		cgt_cond_wait(&sig->group_exit_wait, &sig->siglock);
 		cgt_wait_end();
 	}
-	pthread_mutex_unlock(&sig->siglock);
+	cgt_mutex_unlock(&sig->siglock);
 
 	/*
 	 * At this point all other threads have exited, all we have to do is to wait for the
@@ -62,23 +64,23 @@ int de_thread(struct task *tsk)
 	if (!thread_group_leader(tsk)) {
 		struct task *leader = tsk->group_leader;
 
-		pthread_mutex_lock(&sig->siglock);
+		cgt_mutex_lock(&sig->siglock);
 		sig->notify_count = -1;		/* for exit_notify() */
-		pthread_mutex_unlock(&sig->siglock);
+		cgt_mutex_unlock(&sig->siglock);
 		for (;;) {
 			threadgroup_change_begin(tsk);
 			cgt_write_lock(&tasklist_lock);
 			if (leader->exit_state)
 				break;
 			/* set_current_state before unlocking: exit_notify wakes under siglock */
-			pthread_mutex_lock(&sig->siglock);
+			cgt_mutex_lock(&sig->siglock);
 			cgt_write_unlock(&tasklist_lock);
 			threadgroup_change_end(tsk);
 			cgt_point(CGT_PT_EXEC_WAIT, tsk);
 			cgt_wait_begin(sig, "the group leader to turn zombie", CGT_WAIT_GROUP_EXIT);
-			pthread_cond_wait(&sig->group_exit_wait, &sig->siglock);
+			cgt_cond_wait(&sig->group_exit_wait, &sig->siglock);
 			cgt_wait_end();
-			pthread_mutex_unlock(&sig->siglock);
+			cgt_mutex_unlock(&sig->siglock);
 		}
 
 		/* Become a process group leader with the old leader's pid. */
@@ -98,9 +100,9 @@ int de_thread(struct task *tsk)
 		release_task(leader);
 	}
 
-	pthread_mutex_lock(&sig->siglock);
+	cgt_mutex_lock(&sig->siglock);
 	sig->group_exit_task = NULL;
 	sig->notify_count = 0;
-	pthread_mutex_unlock(&sig->siglock);
+	cgt_mutex_unlock(&sig->siglock);
 	return 0;
 }

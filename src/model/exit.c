@@ -12,10 +12,10 @@ static void delayed_put_task_struct(struct rcu_head *rhp)
 /* mt-exec: de_thread() waits for the group leader to turn zombie (notify_count < 0). */
 static void wake_group_exit_task(struct signal_struct *sig)
 {
-	pthread_mutex_lock(&sig->siglock);
+	cgt_mutex_lock(&sig->siglock);
 	if (sig->notify_count < 0)
-		pthread_cond_broadcast(&sig->group_exit_wait);
-	pthread_mutex_unlock(&sig->siglock);
+		cgt_cond_broadcast(&sig->group_exit_wait);
+	cgt_mutex_unlock(&sig->siglock);
 }
 
 /* __unhash_process: the walkers lose sight of @p; list_del_rcu keeps its ->next. */
@@ -39,7 +39,7 @@ static void __exit_signal(struct task *tsk)
 
 	sig->nr_threads--;
 	if (!group_dead && sig->notify_count > 0 && !--sig->notify_count)
-		pthread_cond_broadcast(&sig->group_exit_wait);
+		cgt_cond_broadcast(&sig->group_exit_wait);
 	__unhash_process(tsk, group_dead);
 }
 
@@ -51,9 +51,9 @@ void release_task(struct task *p)
 
 repeat:
 	cgt_write_lock(&tasklist_lock);
-	pthread_mutex_lock(&p->signal->siglock);
+	cgt_mutex_lock(&p->signal->siglock);
 	__exit_signal(p);
-	pthread_mutex_unlock(&p->signal->siglock);
+	cgt_mutex_unlock(&p->signal->siglock);
 	/*
 	 * If we are the last non-leader member of the thread group, and the leader is zombie,
 	 * then the leader goes too (its parent, here implicit, reaps it at once).

@@ -68,7 +68,7 @@ int copy_process(struct task *parent, unsigned long clone_flags, struct task **c
 	WRITE_ONCE(p->pid, pid->nr);
 
 	cgt_write_lock(&tasklist_lock);
-	pthread_mutex_lock(&parent->signal->siglock);
+	cgt_mutex_lock(&parent->signal->siglock);
 	/*
 	 * "Process group and session signals need to be delivered to just the parent before
 	 * the fork or both the parent and the child after the fork": a killed parent, or a
@@ -76,7 +76,7 @@ int copy_process(struct task *parent, unsigned long clone_flags, struct task **c
 	 */
 	if (fatal_signal_pending(parent) ||
 	    (thread && signal_group_exit(sig))) {
-		pthread_mutex_unlock(&parent->signal->siglock);
+		cgt_mutex_unlock(&parent->signal->siglock);
 		cgt_write_unlock(&tasklist_lock);
 		err = -EINTR;
 		goto bad_fork_free_pid;
@@ -103,7 +103,7 @@ int copy_process(struct task *parent, unsigned long clone_flags, struct task **c
 	}
 	attach_pid(p, PIDTYPE_PID, pid);
 	sig->nr_threads++;
-	pthread_mutex_unlock(&parent->signal->siglock);
+	cgt_mutex_unlock(&parent->signal->siglock);
 	cgt_write_unlock(&tasklist_lock);
 	cgt_point(CGT_PT_FORK_LINKED, p);
 

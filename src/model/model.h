@@ -21,6 +21,7 @@
 #include "../core/rcu.h"
 #include "../core/thread.h"
 #include "../locks/lock.h"
+#include "../sched/sched.h"
 #include "bugs.h"
 
 #define CGT_NR_HIERARCHIES	2	/* cgroupfs roots, e.g. "cpu" and "memory" */
@@ -128,6 +129,8 @@ struct cgt_model_hooks {
 	void (*start)(struct task *child);
 	/* copy_process failed after spawn: the context must go without running the task */
 	void (*abandon)(struct task *child);
+	/* signal_wake_up: SIGKILL is pending; a thread held still must go and see it */
+	void (*kill)(struct task *t);
 };
 
 /* What the model must know of a run. */

@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Reading a run's report.json back (schema cgtorture-report, version 2): strict, since what
+ * it yields (the command, the schedule, the step of the first failure) is used to run the
+ * same thing again, and a report that does not hold together would replay something else.
+ * Any input, however broken, gives -1 and a one-line reason naming the file and the field.
+ */
+#ifndef CGT_REPORT_READ_H
+#define CGT_REPORT_READ_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "../sched/schedule.h"
+
+#define CGT_REPORT_READ_VERSION	2
+#define CGT_REPORT_MAX_BYTES	(256L << 20)	/* a larger file is refused unread */
+
+struct cgt_report_in {
+	char build[16];			/* "plain", "tsan", "asan" */
+	char *command;			/* the "command" field, malloc'd: "cgtorture run ..." */
+	bool pass;			/* verdict */
+	int first_detector;		/* enum cgt_detector of failures[0], or -1 */
+	long first_step;		/* failures[0].step, or -1 */
+	char first_summary[256];
+	long failures_total;
+	bool controlled;		/* has "schedule"; the fields below are then set */
+	char scheduler[16];		/* "random" or "pct" */
+	int depth;
+	long stop_step;
+	int threads;
+	struct cgt_schedule schedule;	/* decoded choices */
+	char dir[512];			/* the folder holding the report; "" from a buffer */
+};
+
+/* Read and validate @path; 0, or -1 with a one-line reason in @err (never crashes, never exits). */
+int cgt_report_read(const char *path, struct cgt_report_in *out, char *err, size_t errlen);
+/* The same from a buffer. On -1 @out holds nothing to free (cgt_report_in_free is harmless). */
+int cgt_report_parse(const char *buf, size_t len, struct cgt_report_in *out, char *err,
+		     size_t errlen);
+void cgt_report_in_free(struct cgt_report_in *r);
+
+/*
+ * Split @command into argv words (cgt_tunables_command writes it space-separated, no
+ * quoting); argv[0] is "cgtorture", argv[1] "run", argv[*argc] NULL. 0, or -1 with a reason.
+ * Caller frees with cgt_argv_free.
+ */
+int cgt_command_argv(const char *command, int *argc, char ***argv, char *err, size_t errlen);
+void cgt_argv_free(int argc, char **argv);
+
+#endif

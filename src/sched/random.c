@@ -1,0 +1,34 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The seeded random walk: at every decision, any thread that can run, with equal chance. */
+#include "sched.h"
+#include "../core/prng.h"
+
+static struct prng rng;
+
+static void random_start(uint64_t seed, int depth, long steps)
+{
+	(void)depth;
+	(void)steps;
+	prng_seed(&rng, seed, 0x5c4ed);
+}
+
+static void random_new_thread(struct cgt_sched_ent *e)
+{
+	(void)e;
+}
+
+static struct cgt_sched_ent *random_pick(struct cgt_sched_ent **runnable, int n,
+					 struct cgt_sched_ent *cur, long step)
+{
+	(void)cur;
+	(void)step;
+	return runnable[prng_below(&rng, (uint32_t)n)];
+}
+
+const struct cgt_sched_ops random_sched_ops = {
+	.name		= "random",
+	.desc		= "seeded random walk: any runnable thread, with equal chance, at every point",
+	.start		= random_start,
+	.new_thread	= random_new_thread,
+	.pick		= random_pick,
+};

@@ -1,0 +1,552 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The controlled scheduler's core: the table of schedulable threads, the baton, decisions
+ * (recorded, or followed from a schedule), blocking and waking, and RCU grace periods counted
+ * in decisions rather than time, so that even the freeing of memory happens at the same step
+ * every time. Everything here runs in the baton holder, or in the driver while no thread
+ * holds the baton; see sched.h for why none of it is instrumented by ThreadSanitizer.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <linux/futex.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "sched.h"
+#include "../core/failure.h"
+#include "../core/point.h"
+#include "../core/rcu.h"
+#include "../core/thread.h"
+#include "../detect/detect.h"
+
+bool cgt_sched_enabled;
+__thread struct cgt_sched_ent *cgt_sched_self;
+
+struct rcu_cb {
+	struct rcu_head *head;
+	void (*func)(struct rcu_head *head);
+};
+
+struct rcu_cbs {
+	struct rcu_cb *cb;
+	int n, cap;
+};
+
+/* A reader the running grace period waits for, and its count of outermost unlocks then. */
+struct gp_reader {
+	struct cgt_sched_ent *e;
+	unsigned long qs;
+};
+
+static struct {
+	struct cgt_sched_config cfg;
+	struct cgt_sched_ent **live;	/* by thread number */
+	struct cgt_sched_ent **runnable;
+	int nlive, cap;
+	int next_id;
+	long step;
+	struct cgt_schedule rec;
+	long diverged;
+	char why[160];
+	int running;			/* futex: someone holds the baton */
+	int stop;			/* the driver's wall-clock cap was reached */
+	long sanitizer_seen;
+	/* RCU */
+	struct rcu_cbs pending;		/* queued for the next grace period */
+	struct rcu_cbs gp_cbs;		/* ending with the running one */
+	struct gp_reader *gp_readers;
+	int gp_nreaders, gp_cap;
+	bool gp_active;
+} S;
+
+static void futex_wait(int *addr, int val, const struct timespec *timeout)
+{
+	syscall(SYS_futex, addr, FUTEX_WAIT_PRIVATE, val, timeout, NULL, 0);
+}
+
+static void futex_wake(int *addr, int n)
+{
+	syscall(SYS_futex, addr, FUTEX_WAKE_PRIVATE, n, NULL, NULL, 0);
+}
+
+/* The baton: relaxed atomics ordered by fences (invisible to TSan) and a futex to sleep on. */
+CGT_NO_TSAN static void gate_open(struct cgt_sched_ent *e)
+{
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	__atomic_store_n(&e->gate, 1, __ATOMIC_RELAXED);
+	futex_wake(&e->gate, 1);
+}
+
+CGT_NO_TSAN static void gate_wait(struct cgt_sched_ent *e)
+{
+	while (!__atomic_load_n(&e->gate, __ATOMIC_RELAXED))
+		futex_wait(&e->gate, 0, NULL);
+	__atomic_store_n(&e->gate, 0, __ATOMIC_RELAXED);
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+}
+
+CGT_NO_TSAN static void go_idle(void)
+{
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	__atomic_store_n(&S.running, 0, __ATOMIC_RELAXED);
+	futex_wake(&S.running, INT_MAX);
+}
+
+static int cbs_push(struct rcu_cbs *q, struct rcu_head *head, void (*func)(struct rcu_head *))
+{
+	if (q->n == q->cap) {
+		int cap = q->cap ? q->cap * 2 : 256;
+		struct rcu_cb *cb = realloc(q->cb, (size_t)cap * sizeof(*cb));
+
+		if (!cb)
+			return -ENOMEM;
+		q->cb = cb;
+		q->cap = cap;
+	}
+	q->cb[q->n++] = (struct rcu_cb){ head, func };
+	return 0;
+}
+
+CGT_NO_TSAN int cgt_sched_init(const struct cgt_sched_config *cfg)
+{
+	free(S.live);
+	free(S.runnable);
+	cgt_schedule_free(&S.rec);
+	free(S.pending.cb);
+	free(S.gp_cbs.cb);
+	free(S.gp_readers);
+	memset(&S, 0, sizeof(S));
+	S.cfg = *cfg;
+	S.diverged = -1;
+	S.cfg.ops->start(cfg->seed, cfg->depth, cfg->steps);
+	cgt_sched_enabled = true;
+	WRITE_ONCE(cgt_step_clock, 0);
+	return 0;
+}
+
+CGT_NO_TSAN void cgt_sched_finish(void)
+{
+	cgt_sched_enabled = false;
+	WRITE_ONCE(cgt_step_clock, -1);
+}
+
+CGT_NO_TSAN void cgt_sched_add(struct cgt_sched_ent *e)
+{
+	if (S.nlive == S.cap) {
+		int cap = S.cap ? S.cap * 2 : 64;
+		struct cgt_sched_ent **l = realloc(S.live, (size_t)cap * sizeof(*l));
+		struct cgt_sched_ent **r = realloc(S.runnable, (size_t)cap * sizeof(*r));
+
+		if (!l || !r) {
+			fprintf(stderr, "cgtorture: out of memory in the scheduler\n");
+			abort();
+		}
+		S.live = l;
+		S.runnable = r;
+		S.cap = cap;
+	}
+	e->id = ++S.next_id;
+	e->state = CGT_ENT_RUNNABLE;
+	e->gate = 0;
+	e->slot = S.nlive;
+	S.live[S.nlive++] = e;
+	S.cfg.ops->new_thread(e);
+}
+
+/* A grace period ends once every reader it waits for has left its read-side section. */
+static bool gp_done(void)
+{
+	for (int i = 0; i < S.gp_nreaders; i++) {
+		const struct gp_reader *r = &S.gp_readers[i];
+
+		if (r->e && r->e->rcu_qs == r->qs)
+			return false;
+	}
+	return true;
+}
+
+static void gp_start(void)
+{
+	struct rcu_cbs q = S.gp_cbs;
+
+	S.gp_cbs = S.pending;
+	S.pending = (struct rcu_cbs){ q.cb, 0, q.cap };
+	S.gp_nreaders = 0;
+	for (int i = 0; i < S.nlive; i++) {
+		struct cgt_sched_ent *e = S.live[i];
+
+		if (!e->rcu_depth)
+			continue;
+		if (S.gp_nreaders == S.gp_cap) {
+			int cap = S.gp_cap ? S.gp_cap * 2 : 64;
+			struct gp_reader *r = realloc(S.gp_readers, (size_t)cap * sizeof(*r));
+
+			if (!r)
+				abort();
+			S.gp_readers = r;
+			S.gp_cap = cap;
+		}
+		S.gp_readers[S.gp_nreaders++] = (struct gp_reader){ e, e->rcu_qs };
+	}
+	S.gp_active = true;
+}
+
+/* End the grace period if it can end, run its callbacks in order, and start the next. */
+static void rcu_advance(void)
+{
+	while (S.gp_active && gp_done()) {
+		struct rcu_cbs q = S.gp_cbs;
+
+		S.gp_cbs = (struct rcu_cbs){ NULL, 0, 0 };
+		S.gp_active = false;
+		for (int i = 0; i < q.n; i++)
+			q.cb[i].func(q.cb[i].head);	/* may queue more: they go to pending */
+		free(q.cb);
+		if (S.pending.n)
+			gp_start();
+	}
+	if (!S.gp_active && S.pending.n) {
+		gp_start();
+		if (gp_done())
+			rcu_advance();
+	}
+}
+
+/* A sanitizer report is a failure at the decision that follows it, the same in every run. */
+static void poll_sanitizers(void)
+{
+	long n = cgt_sanitizer_reports();
+
+	if (n > S.sanitizer_seen && !strcmp(cgt_build_name(), "tsan"))
+		cgt_fail(CGT_DET_TSAN, cgt_self ? cgt_self->id : 0,
+			 "the ThreadSanitizer reports are on stderr\n",
+			 "ThreadSanitizer reported %ld data race(s) so far", n);
+	S.sanitizer_seen = n;
+}
+
+static struct cgt_sched_ent *find_runnable(int n, int id)
+{
+	for (int i = 0; i < n; i++)
+		if (S.runnable[i]->id == id)
+			return S.runnable[i];
+	return NULL;
+}
+
+static void diverge(long step, int want)
+{
+	const struct cgt_sched_ent *e = NULL;
+
+	for (int i = 0; i < S.nlive; i++)
+		if (S.live[i]->id == want)
+			e = S.live[i];
+	S.diverged = step;
+	if (want < 0)
+		snprintf(S.why, sizeof(S.why), "the run goes on past the %ld recorded decisions",
+			 S.cfg.follow->len);
+	else if (!e)
+		snprintf(S.why, sizeof(S.why), "T%d does not exist (%s)", want,
+			 want > S.next_id ? "never created" : "already exited");
+	else
+		snprintf(S.why, sizeof(S.why), "T%d cannot run (blocked)", want);
+}
+
+/*
+ * One decision: the run's clock ticks, grace periods advance, and the next thread to run is
+ * picked and recorded. @cur is the caller if it may go on running. NULL: none can run.
+ */
+static struct cgt_sched_ent *decide(struct cgt_sched_ent *cur)
+{
+	const struct cgt_schedule *follow = S.cfg.follow;
+	long step = S.step;
+	struct cgt_sched_ent *next = NULL;
+	int n = 0;
+
+	if (S.cfg.tick)
+		S.cfg.tick(step);
+	rcu_advance();
+	poll_sanitizers();
+	for (int i = 0; i < S.nlive; i++)
+		if (S.live[i]->state == CGT_ENT_RUNNABLE)
+			S.runnable[n++] = S.live[i];
+	if (!n)
+		return NULL;
+	if (follow && S.diverged < 0) {
+		int want = step < follow->len ? follow->choice[step] : -1;
+
+		next = want > 0 ? find_runnable(n, want) : NULL;
+		if (!next && !S.cfg.lenient)
+			diverge(step, want);
+		/* a lenient follower, or a replay that no longer fits, keeps switches few */
+		if (!next)
+			next = cur && cur->state == CGT_ENT_RUNNABLE ? cur : S.runnable[0];
+	} else if (follow) {
+		next = cur && cur->state == CGT_ENT_RUNNABLE ? cur : S.runnable[0];
+	} else {
+		next = S.cfg.ops->pick(S.runnable, n, cur, step);
+	}
+	if (cgt_schedule_push(&S.rec, next->id)) {
+		fprintf(stderr, "cgtorture: the schedule outgrew %ld decisions\n", CGT_SCHEDULE_MAX);
+		abort();
+	}
+	S.step++;
+	WRITE_ONCE(cgt_step_clock, S.step);
+	return next;
+}
+
+CGT_NO_TSAN void cgt_sched_kick(void)
+{
+	struct cgt_sched_ent *next = decide(NULL);
+
+	if (!next)
+		return;
+	__atomic_store_n(&S.running, 1, __ATOMIC_RELAXED);
+	gate_open(next);
+}
+
+CGT_NO_TSAN enum cgt_sched_idle cgt_sched_wait_idle(double timeout)
+{
+	struct timespec ts = { (time_t)timeout, (long)((timeout - (double)(time_t)timeout) * 1e9) };
+	bool blocked = false;
+
+	if (__atomic_load_n(&S.running, __ATOMIC_RELAXED)) {
+		futex_wait(&S.running, 1, &ts);
+		if (__atomic_load_n(&S.running, __ATOMIC_RELAXED))
+			return CGT_IDLE_BUSY;
+	}
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	if (!S.nlive)
+		return CGT_IDLE_DONE;
+	for (int i = 0; i < S.nlive; i++) {
+		if (S.live[i]->state == CGT_ENT_RUNNABLE)
+			return CGT_IDLE_BUSY;	/* not kicked yet */
+		if (S.live[i]->blocked_on != S.cfg.park)
+			blocked = true;
+	}
+	return blocked ? CGT_IDLE_DEADLOCK : CGT_IDLE_PARKED;
+}
+
+CGT_NO_TSAN void cgt_sched_request_stop(void)
+{
+	__atomic_store_n(&S.stop, 1, __ATOMIC_RELAXED);
+}
+
+CGT_NO_TSAN bool cgt_sched_stop_requested(void)
+{
+	return __atomic_load_n(&S.stop, __ATOMIC_RELAXED);
+}
+
+CGT_NO_TSAN long cgt_sched_steps(void)
+{
+	return S.step;
+}
+
+CGT_NO_TSAN const struct cgt_schedule *cgt_sched_recorded(void)
+{
+	return &S.rec;
+}
+
+CGT_NO_TSAN long cgt_sched_diverged(char *why, size_t len)
+{
+	if (why && len)
+		snprintf(why, len, "%s", S.why);
+	return S.diverged;
+}
+
+CGT_NO_TSAN int cgt_sched_max_id(void)
+{
+	return S.next_id;
+}
+
+CGT_NO_TSAN int cgt_sched_blocked(struct cgt_sched_ent **out, int max)
+{
+	int n = 0;
+
+	for (int i = 0; i < S.nlive && n < max; i++)
+		if (S.live[i]->state == CGT_ENT_BLOCKED && S.live[i]->blocked_on != S.cfg.park)
+			out[n++] = S.live[i];
+	return n;
+}
+
+CGT_NO_TSAN void cgt_sched_enter(struct cgt_sched_ent *e)
+{
+	cgt_sched_self = e;
+	e->thread = cgt_self;
+	if (cgt_self)
+		WRITE_ONCE(cgt_self->sched_id, e->id);
+	gate_wait(e);
+}
+
+CGT_NO_TSAN void cgt_sched_exit(void)
+{
+	struct cgt_sched_ent *me = cgt_sched_self, *next;
+
+	if (!me)
+		return;
+	me->state = CGT_ENT_DEAD;
+	memmove(&S.live[me->slot], &S.live[me->slot + 1],
+		(size_t)(S.nlive - me->slot - 1) * sizeof(*S.live));
+	S.nlive--;
+	for (int i = me->slot; i < S.nlive; i++)
+		S.live[i]->slot = i;
+	for (int i = 0; i < S.gp_nreaders; i++)
+		if (S.gp_readers[i].e == me)
+			S.gp_readers[i].e = NULL;
+	cgt_sched_self = NULL;
+	next = decide(NULL);
+	if (next)
+		gate_open(next);
+	else
+		go_idle();
+}
+
+/* Pass the baton to @next (or go idle) and wait for it to come back. */
+static void switch_to(struct cgt_sched_ent *me, struct cgt_sched_ent *next)
+{
+	if (next == me)
+		return;
+	if (next)
+		gate_open(next);
+	else
+		go_idle();
+	gate_wait(me);
+}
+
+CGT_NO_TSAN void cgt_sched_point(int point)
+{
+	struct cgt_sched_ent *me = cgt_sched_self;
+
+	if (!me)
+		return;
+	if (point == CGT_PT_LOOP && S.cfg.ops->yielded)
+		S.cfg.ops->yielded(me);
+	switch_to(me, decide(me));
+}
+
+CGT_NO_TSAN void cgt_sched_block(const void *obj)
+{
+	struct cgt_sched_ent *me = cgt_sched_self;
+
+	if (!me)
+		return;
+	me->state = CGT_ENT_BLOCKED;
+	me->blocked_on = obj;
+	switch_to(me, decide(me));
+}
+
+CGT_NO_TSAN void cgt_sched_wake_ent(struct cgt_sched_ent *e, const void *obj)
+{
+	if (e->state == CGT_ENT_BLOCKED && e->blocked_on == obj) {
+		e->state = CGT_ENT_RUNNABLE;
+		e->blocked_on = NULL;
+	}
+}
+
+CGT_NO_TSAN void cgt_sched_wake(const void *obj)
+{
+	for (int i = 0; i < S.nlive; i++)
+		cgt_sched_wake_ent(S.live[i], obj);
+}
+
+CGT_NO_TSAN void cgt_sched_wake_if(const void *obj, bool (*can)(struct cgt_sched_ent *e))
+{
+	for (int i = 0; i < S.nlive; i++)
+		if (S.live[i]->state == CGT_ENT_BLOCKED && S.live[i]->blocked_on == obj &&
+		    can(S.live[i]))
+			cgt_sched_wake_ent(S.live[i], obj);
+}
+
+CGT_NO_TSAN void cgt_sched_rcu_lock(void)
+{
+	if (cgt_sched_self)
+		cgt_sched_self->rcu_depth++;
+}
+
+CGT_NO_TSAN void cgt_sched_rcu_unlock(void)
+{
+	struct cgt_sched_ent *me = cgt_sched_self;
+
+	if (me && !--me->rcu_depth)
+		me->rcu_qs++;
+}
+
+CGT_NO_TSAN void cgt_sched_call_rcu(struct rcu_head *head, void (*func)(struct rcu_head *head))
+{
+	if (cbs_push(&S.pending, head, func)) {
+		fprintf(stderr, "cgtorture: out of memory queueing an RCU callback\n");
+		abort();
+	}
+}
+
+struct gp_waiter {
+	struct rcu_head head;
+	struct cgt_sched_ent *e;
+};
+
+static void gp_waiter_wake(struct rcu_head *head)
+{
+	struct gp_waiter *w = container_of(head, struct gp_waiter, head);
+
+	cgt_sched_wake_ent(w->e, w);
+}
+
+/* synchronize_rcu: a callback that wakes the caller, and the caller blocked until it runs. */
+CGT_NO_TSAN void cgt_sched_synchronize_rcu(void)
+{
+	struct gp_waiter w = { .e = cgt_sched_self };
+
+	if (!w.e)
+		return;
+	cgt_sched_call_rcu(&w.head, gp_waiter_wake);
+	w.e->state = CGT_ENT_BLOCKED;
+	w.e->blocked_on = &w;
+	rcu_advance();			/* no reader in the way: it ends now */
+	if (w.e->state == CGT_ENT_BLOCKED)
+		switch_to(w.e, decide(w.e));
+}
+
+/* Every model thread has gone: whatever is queued can run. */
+CGT_NO_TSAN void cgt_sched_rcu_barrier(void)
+{
+	while (S.gp_active || S.pending.n)
+		rcu_advance();
+}
+
+void cgt_mutex_lock(pthread_mutex_t *m)
+{
+	if (!cgt_sched_on() || !cgt_sched_self) {
+		pthread_mutex_lock(m);
+		return;
+	}
+	while (pthread_mutex_trylock(m))
+		cgt_sched_block(m);
+}
+
+void cgt_mutex_unlock(pthread_mutex_t *m)
+{
+	pthread_mutex_unlock(m);
+	if (cgt_sched_on())
+		cgt_sched_wake(m);
+}
+
+void cgt_cond_wait(pthread_cond_t *c, pthread_mutex_t *m)
+{
+	if (!cgt_sched_on() || !cgt_sched_self) {
+		pthread_cond_wait(c, m);
+		return;
+	}
+	cgt_mutex_unlock(m);
+	cgt_sched_block(c);
+	cgt_mutex_lock(m);
+}
+
+void cgt_cond_broadcast(pthread_cond_t *c)
+{
+	if (cgt_sched_on())
+		cgt_sched_wake(c);
+	else
+		pthread_cond_broadcast(c);
+}

@@ -1,0 +1,133 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Controlled schedules. The model's pthreads run one at a time: the one that holds the baton
+ * runs until its next marked point, where the scheduler picks who runs next from those that
+ * can (a thread blocked on a model lock, a grace period, siglock or a group exit cannot) and
+ * records the choice. Same seed and configuration, same choices; a recorded schedule can be
+ * followed again, exactly (replay) or as far as it still fits (shrinking).
+ *
+ * The baton is passed through futexes and relaxed atomics with standalone fences, which
+ * ThreadSanitizer does not model: it sees no order between the threads but what the model's
+ * own locks, RCU and atomics give, so a data race stays a data race in a controlled run.
+ * The scheduler's own state is touched only by the baton holder (or by the driver while no
+ * one holds it) and is not instrumented.
+ */
+#ifndef CGT_SCHED_H
+#define CGT_SCHED_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "schedule.h"
+#include "../core/compiler.h"
+
+struct cgt_thread;
+struct rcu_head;
+struct cgt_sched_ent;
+
+/* A scheduler, as a lock variant is a lock: one ops table per policy (sched_registry.c). */
+struct cgt_sched_ops {
+	const char *name;
+	const char *desc;
+	void (*start)(uint64_t seed, int depth, long steps);
+	void (*new_thread)(struct cgt_sched_ent *e);
+	/* @e finished an operation (its loop's marked point): a scheduler may let others go */
+	void (*yielded)(struct cgt_sched_ent *e);
+	/* the next to run among @n runnable (n >= 1), ordered by thread number */
+	struct cgt_sched_ent *(*pick)(struct cgt_sched_ent **runnable, int n,
+				      struct cgt_sched_ent *cur, long step);
+	/* the least chance that one run finds a bug of depth @depth, or 0 if none is known */
+	double (*bound)(int threads, long steps, int depth);
+};
+
+extern const struct cgt_sched_ops *const cgt_schedulers[];
+extern const int cgt_nr_schedulers;
+const struct cgt_sched_ops *cgt_sched_find(const char *name);
+const char *cgt_sched_names(void);
+
+enum cgt_ent_state { CGT_ENT_RUNNABLE, CGT_ENT_BLOCKED, CGT_ENT_DEAD };
+
+/* One schedulable thread: an actor, a walker, or init. */
+struct cgt_sched_ent {
+	int id;				/* T<id>: the order the scheduler met it in */
+	int state;			/* enum cgt_ent_state */
+	const void *blocked_on;
+	int gate;			/* futex: 1 when it holds the baton */
+	int slot;			/* in the table of live threads */
+	uint64_t prio;			/* PCT's priority */
+	int rcu_depth;			/* read-side nesting */
+	unsigned long rcu_qs;		/* outermost rcu_read_unlock()s so far */
+	const void *lock_wait;		/* the model lock it queues for, and how */
+	int lock_side;
+	long lock_ticket;
+	struct cgt_thread *thread;	/* what the detectors see of it, once it runs */
+};
+
+struct cgt_sched_config {
+	const struct cgt_sched_ops *ops;
+	uint64_t seed;
+	int depth;			/* PCT's bug depth d */
+	long steps;			/* the run's length in decisions: PCT's k */
+	const struct cgt_schedule *follow;	/* choices to follow, or NULL */
+	bool lenient;			/* where @follow no longer fits, go on as best we can */
+	const void *park;		/* what parked threads block on */
+	/* called by the baton holder at every decision: the run's clock */
+	void (*tick)(long step);
+};
+
+extern bool cgt_sched_enabled;		/* set for the whole of a controlled run */
+extern __thread struct cgt_sched_ent *cgt_sched_self;
+
+static inline bool cgt_sched_on(void)
+{
+	return unlikely(cgt_sched_enabled);
+}
+
+/* The driver. */
+int cgt_sched_init(const struct cgt_sched_config *cfg);
+void cgt_sched_add(struct cgt_sched_ent *e);	/* before its pthread runs, by its creator */
+void cgt_sched_kick(void);			/* the driver hands out the baton */
+enum cgt_sched_idle { CGT_IDLE_BUSY, CGT_IDLE_DONE, CGT_IDLE_PARKED, CGT_IDLE_DEADLOCK };
+/* Wait up to @timeout s for no thread to hold the baton, and say why none does. */
+enum cgt_sched_idle cgt_sched_wait_idle(double timeout);
+void cgt_sched_request_stop(void);		/* the wall-clock cap: tick sees it next */
+bool cgt_sched_stop_requested(void);
+void cgt_sched_finish(void);
+long cgt_sched_steps(void);
+const struct cgt_schedule *cgt_sched_recorded(void);
+/* Where a followed schedule stopped fitting (-1: it fitted), and why. */
+long cgt_sched_diverged(char *why, size_t len);
+int cgt_sched_max_id(void);
+/* The threads blocked on something other than parking, for a deadlock's report. */
+int cgt_sched_blocked(struct cgt_sched_ent **out, int max);
+
+/* The model's threads. */
+void cgt_sched_enter(struct cgt_sched_ent *e);	/* first thing its pthread does: wait its turn */
+void cgt_sched_exit(void);			/* last: pass the baton on for good */
+void cgt_sched_point(int point);		/* a marked point: a decision */
+void cgt_sched_block(const void *obj);		/* wait until cgt_sched_wake(@obj) */
+void cgt_sched_wake(const void *obj);
+void cgt_sched_wake_ent(struct cgt_sched_ent *e, const void *obj);
+/* Wake only the threads blocked on @obj that @can says may now go on. */
+void cgt_sched_wake_if(const void *obj, bool (*can)(struct cgt_sched_ent *e));
+
+/* RCU under the scheduler (core/rcu.c calls these while cgt_sched_on()). */
+void cgt_sched_rcu_lock(void);
+void cgt_sched_rcu_unlock(void);
+void cgt_sched_call_rcu(struct rcu_head *head, void (*func)(struct rcu_head *head));
+void cgt_sched_synchronize_rcu(void);
+void cgt_sched_rcu_barrier(void);
+
+/* Model locks under the scheduler: the variant's fairness, kept by the scheduler (coop_lock.c). */
+struct cgt_lock;
+void cgt_coop_lock(struct cgt_lock *lock, int side);
+void cgt_coop_unlock(struct cgt_lock *lock, int side);
+
+/* A pthread mutex and condition variable the scheduler can wait on (siglock and its waits). */
+void cgt_mutex_lock(pthread_mutex_t *m);
+void cgt_mutex_unlock(pthread_mutex_t *m);
+void cgt_cond_wait(pthread_cond_t *c, pthread_mutex_t *m);
+void cgt_cond_broadcast(pthread_cond_t *c);
+
+#endif
