@@ -5,6 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cli.h"
 #include "compare_cli.h"
 #include "tunables.h"
 #include "../detect/detect.h"
@@ -14,6 +15,9 @@ static const char usage[] =
 	"       cgtorture bugs [--tsv]         the catalogue of known bugs\n"
 	"       cgtorture locks                the lock variants\n"
 	"       cgtorture compare [OPTION...]  lock variants side by side (compare --help)\n"
+	"       cgtorture explore [OPTION...]  many controlled schedules, until one fails\n"
+	"       cgtorture replay REPORT        run a report's failure again (replay --help)\n"
+	"       cgtorture shrink REPORT        cut a controlled failure's schedule down\n"
 	"       cgtorture help                 every option\n";
 
 static void on_signal(int sig)
@@ -37,35 +41,64 @@ static char *render(void (*fn)(FILE *, const struct cgt_run_config *),
 	return buf;
 }
 
-static int cmd_run(int argc, char **argv)
+/*
+ * Every command that runs the model: the options, the run's own fix-ups, a writable results
+ * folder, and the banner and command line a report shows. 0, -1 after --help, or a status.
+ */
+int cgt_cli_prepare(int argc, char **argv, struct cgt_run_config *cfg)
 {
-	struct sigaction sa = { .sa_handler = on_signal };
-	struct cgt_run_config cfg;
-	struct cgt_run_result res;
 	int ret;
 
-	cgt_tunables_defaults(&cfg);
-	ret = cgt_tunables_parse(argc, argv, &cfg);
+	cgt_tunables_defaults(cfg);
+	ret = cgt_tunables_parse(argc, argv, cfg);
 	if (ret)
-		return ret < 0 ? CGT_EXIT_PASS : ret;
+		return ret;
 	/* reader-pref-rwlock is a lock, not a code path: it replaces tasklist_lock's variant */
-	if (cfg.bugs & (1UL << CGT_BUG_READER_PREF_RWLOCK))
-		cfg.tasklist_lock = cgt_lock_find("rwlock-rpref");
-	ret = cgt_report_check_dir(cfg.out);
+	if (cfg->bugs & (1UL << CGT_BUG_READER_PREF_RWLOCK))
+		cfg->tasklist_lock = cgt_lock_find("rwlock-rpref");
+	ret = cgt_report_check_dir(cfg->out);
 	if (ret) {
-		fprintf(stderr, "cgtorture: --out: cannot write in '%s': %s\n", cfg.out,
+		fprintf(stderr, "cgtorture: --out: cannot write in '%s': %s\n", cfg->out,
 			strerror(-ret));
 		return CGT_EXIT_USAGE;
 	}
-	cfg.banner = render(cgt_tunables_banner, &cfg);
-	cfg.command = render(cgt_tunables_command, &cfg);
+	cgt_cli_render(cfg);
+	return 0;
+}
+
+void cgt_cli_render(struct cgt_run_config *cfg)
+{
+	free((char *)cfg->banner);
+	free((char *)cfg->command);
+	cfg->banner = render(cgt_tunables_banner, cfg);
+	cfg->command = render(cgt_tunables_command, cfg);
+}
+
+void cgt_cli_on_signals(void)
+{
+	struct sigaction sa = { .sa_handler = on_signal };
+
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+}
+
+static int cmd_run(int argc, char **argv)
+{
+	struct cgt_run_config cfg = { 0 };
+	struct cgt_run_result res;
+	int ret;
+
+	ret = cgt_cli_prepare(argc, argv, &cfg);
+	if (ret)
+		return ret < 0 ? CGT_EXIT_PASS : ret;
+	if (cfg.check_determinism)
+		return cgt_check_determinism(&cfg);
 	if (!cfg.quiet) {
 		puts(cfg.banner);
 		fflush(stdout);
 	}
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
+	cgt_cli_on_signals();
 	if (cgt_run(&cfg, &res)) {
 		fprintf(stderr, "cgtorture: the model could not start\n");
 		return CGT_EXIT_FAIL;
@@ -112,9 +145,15 @@ int main(int argc, char **argv)
 		return cmd_run(argc - 1, argv + 1);
 	if (!strcmp(cmd, "compare"))
 		return cgt_compare_main(argc - 1, argv + 1);
+	if (!strcmp(cmd, "explore"))
+		return cgt_explore_main(argc - 1, argv + 1);
+	if (!strcmp(cmd, "replay"))
+		return cgt_replay_main(argc - 1, argv + 1);
+	if (!strcmp(cmd, "shrink"))
+		return cgt_shrink_main(argc - 1, argv + 1);
 	if (cmd[0] != '-') {
 		fprintf(stderr, "cgtorture: unknown command '%s' "
-			"(valid: run, bugs, locks, compare, help)\n", cmd);
+			"(valid: run, explore, replay, shrink, bugs, locks, compare, help)\n", cmd);
 		return CGT_EXIT_USAGE;
 	}
 	return cmd_run(argc, argv);

@@ -15,10 +15,11 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "child.h"
 #include "run.h"
 #include "../detect/detect.h"
 
-#define CGT_REPORT_VERSION	1
+#define CGT_REPORT_VERSION	2
 #define MAX_REPORT_THREADS	64
 
 static const char *const role_names[] = {
@@ -104,7 +105,7 @@ static json_t *config_json(const struct cgt_run_config *cfg)
 		if (cfg->bugs & (1UL << b))
 			json_array_append_new(bugs, json_string(cgt_bug_names[b]));
 	return json_pack("{s:f, s:s, s:i, s:i, s:s, s:s, s:s, s:o, s:i, s:i, s:f, s:f, s:f, s:i,"
-			 " s:o, s:s}",
+			 " s:o, s:s, s:s, s:i, s:i}",
 			 "duration_s", cfg->duration,
 			 "seed", "", "threads", cfg->threads, "walkers", cfg->walkers,
 			 "iter", cgt_iter_name(cfg->iter), "css_lock", cfg->css_lock->name,
@@ -113,7 +114,9 @@ static json_t *config_json(const struct cgt_run_config *cfg)
 			 "stall_s", cfg->stall, "starve_s", cfg->starve,
 			 "check_interval_s", cfg->check_interval, "perturb_permille", cfg->perturb,
 			 "bugs", bugs, "stop_on", cfg->stop_on == CGT_STOP_ON_NONE ? "none" :
-			 cfg->stop_on == CGT_STOP_ON_ANY ? "any" : cgt_detector_names[cfg->stop_on]);
+			 cfg->stop_on == CGT_STOP_ON_ANY ? "any" : cgt_detector_names[cfg->stop_on],
+			 "sched", cfg->sched ? cfg->sched->name : "none", "depth", cfg->depth,
+			 "steps", cfg->steps);
 }
 
 static json_t *lines_json(const char *text)
@@ -134,11 +137,29 @@ static json_t *failures_json(const struct cgt_failure *f, int n)
 	json_t *a = json_array();
 
 	for (int i = 0; i < n; i++)
-		json_array_append_new(a, json_pack("{s:s, s:f, s:i, s:s, s:o}",
+		json_array_append_new(a, json_pack("{s:s, s:f, s:I, s:i, s:s, s:o}",
 				"detector", cgt_detector_names[f[i].detector],
-				"time_s", (double)f[i].ns / 1e9, "thread", f[i].thread_id,
+				"time_s", (double)f[i].ns / 1e9, "step", (json_int_t)f[i].step,
+				"thread", f[i].thread_id,
 				"summary", f[i].summary, "evidence", lines_json(f[i].evidence)));
 	return a;
+}
+
+/* The choices of a controlled run, run-length encoded: enough to replay it exactly. */
+static json_t *schedule_json(const struct cgt_run_config *cfg, const struct cgt_run_result *res)
+{
+	const struct cgt_schedule *s = cgt_sched_recorded();
+	char *choices = cgt_schedule_encode(s);
+	json_t *o;
+
+	if (!choices)
+		return NULL;
+	o = json_pack("{s:s, s:i, s:I, s:I, s:i, s:I, s:s}", "scheduler", cfg->sched->name,
+		      "depth", cfg->depth, "steps", (json_int_t)s->len,
+		      "stop_step", (json_int_t)res->stop_step, "threads", cgt_sched_max_id(),
+		      "switches", (json_int_t)cgt_schedule_switches(s), "choices", choices);
+	free(choices);
+	return o;
 }
 
 static json_t *stats_json(const struct cgt_stats *s, double elapsed)
@@ -188,7 +209,9 @@ static json_t *events_json(const struct cgt_thread *t)
 
 	for (uint32_t i = head - n; i != head; i++) {
 		const struct cgt_event *e = &t->ring[i & (CGT_RING_SIZE - 1)];
-		json_t *ev = json_pack("{s:f, s:s}", "t_ms", (double)e->ns / 1e6,
+		json_t *ev = json_pack("{s:o, s:s}", t->sched_id ? "step" : "t_ms",
+				       t->sched_id ? json_integer((json_int_t)e->ns) :
+						     json_real((double)e->ns / 1e6),
 				       "point", e->point < CGT_NR_POINTS ?
 						cgt_point_names[e->point] : "?");
 
@@ -214,6 +237,8 @@ static json_t *thread_json(const struct cgt_thread *t, bool finished, uint64_t n
 				"side", t->held[i].write ? "write" : "read",
 				"for_s", (double)cgt_age_ns(now, t->held[i].since_ns) / 1e9));
 	json_object_set_new(o, "holds", held);
+	if (t->sched_id)
+		json_object_set_new(o, "sched_id", json_integer(t->sched_id));
 	if (t->wait_obj)
 		json_object_set_new(o, "waits_for", json_pack("{s:s, s:s, s:f}", "what",
 				t->wait_name, "kind", wait_names[t->wait_kind],
@@ -313,8 +338,14 @@ static char *summary_text(const struct cgt_run_config *cfg, const struct cgt_run
 		json_array_foreach(json_object_get(t, "events"), k, ev) {
 			json_t *tid = json_object_get(ev, "tid"), *obj = json_object_get(ev, "object");
 
-			fprintf(m, "  %10.3f ms  %-16s", json_real_value(json_object_get(ev, "t_ms")),
-				json_string_value(json_object_get(ev, "point")));
+			if (json_object_get(ev, "step"))
+				fprintf(m, "  step %8lld  %-16s",
+					json_integer_value(json_object_get(ev, "step")),
+					json_string_value(json_object_get(ev, "point")));
+			else
+				fprintf(m, "  %10.3f ms  %-16s",
+					json_real_value(json_object_get(ev, "t_ms")),
+					json_string_value(json_object_get(ev, "point")));
 			if (tid)
 				fprintf(m, " tid %lld", json_integer_value(tid));
 			if (obj)
@@ -370,6 +401,16 @@ int cgt_report_write(const struct cgt_run_config *cfg, struct cgt_run_result *re
 			 "failures_total", (json_int_t)res->failures,
 			 "failures", failures_json(f, nf), "stats", stats_json(&res->stats, res->elapsed),
 			 "locks", locks_json(), "threads", threads);
+	if (cfg->sched) {
+		json_t *sched = schedule_json(cfg, res);
+
+		if (!sched) {
+			json_decref(root);
+			ret = -ENOMEM;
+			goto fail;
+		}
+		json_object_set_new(root, "schedule", sched);
+	}
 	text = json_dumps(root, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
 	summary = summary_text(cfg, res, f, nf, threads);
 	json_decref(root);
@@ -394,21 +435,23 @@ int cgt_run_finish(const struct cgt_run_config *cfg, struct cgt_run_result *res)
 {
 	static int once;
 	bool failed = !res->pass;
+	int status;
 
 	if (__atomic_exchange_n(&once, 1, __ATOMIC_ACQ_REL))
 		return CGT_RUN_EXIT_FAIL;	/* a second path (deadline, ASan) got here too */
-	if (failed || res->interrupted)
+	if ((failed || res->interrupted) && !cfg->no_report)
 		cgt_report_write(cfg, res);
 	cgt_print_summary(stdout, cfg, res);
 	fflush(stdout);
 	if (res->interrupted && !res->failures)
-		return 128 + res->interrupted;
-	switch (cfg->expect) {
-	case CGT_EXPECT_FAIL:
-		if (!failed)
-			printf("expected a failure, found none\n");
-		return failed ? CGT_RUN_EXIT_OK : CGT_RUN_EXIT_MISSED;
-	default:
-		return failed ? CGT_RUN_EXIT_FAIL : CGT_RUN_EXIT_OK;
-	}
+		status = 128 + res->interrupted;
+	else if (cfg->expect == CGT_EXPECT_FAIL)
+		status = failed ? CGT_RUN_EXIT_OK : CGT_RUN_EXIT_MISSED;
+	else
+		status = failed ? CGT_RUN_EXIT_FAIL : CGT_RUN_EXIT_OK;
+	if (cfg->expect == CGT_EXPECT_FAIL && !failed && !(res->interrupted && !res->failures))
+		printf("expected a failure, found none\n");
+	if (cgt_run_finish_hook)
+		cgt_run_finish_hook(cfg, res, status);
+	return status;
 }

@@ -224,6 +224,11 @@ static bool run_drain(struct cgt_run *run)
 static struct cgt_run *current_run;
 static int interrupted;
 
+int cgt_run_interrupted(void)
+{
+	return __atomic_load_n(&interrupted, __ATOMIC_RELAXED);
+}
+
 /* From a signal handler: end the run early; it still writes what it has. */
 void cgt_run_interrupt(int sig)
 {

@@ -56,6 +56,7 @@ struct cgt_run_config {
 	const struct cgt_schedule *follow;	/* replay: the choices to make */
 	bool lenient;			/* shrink: follow as far as it fits */
 	long follow_stop_step;		/* replay: the decision the recorded run stopped at */
+	bool no_report;			/* shrink's trial runs: a failure writes no report */
 	const char *banner;		/* every setting, as the start banner shows them */
 	const char *command;		/* the command line that repeats this run */
 };
@@ -169,6 +170,7 @@ struct cgt_run {
 #define CGT_CHECK_DECISIONS	2000
 int cgt_run(const struct cgt_run_config *cfg, struct cgt_run_result *res);
 void cgt_run_interrupt(int sig);
+int cgt_run_interrupted(void);		/* the signal that asked for the end, or 0 */
 void cgt_run_park(struct cgt_run *run, struct task *me);
 static inline bool cgt_run_stopping(struct cgt_run *run)
 {

@@ -112,7 +112,7 @@ static inline void cgt_write_unlock(struct cgt_lock *lock)
 int cgt_lock_classes(struct cgt_lock_class *out, int max);
 void cgt_lock_classes_reset(void);
 /* In a controlled run, a writer that this many reads passed while it waited is starved. */
-#define CGT_STARVE_READS	200
+#define CGT_STARVE_READS	50
 
 /* A writer waiting longer than this while readers pass it is starved (0: never). */
 void cgt_lock_set_starve_ns(uint64_t ns);

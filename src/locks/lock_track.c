@@ -182,7 +182,7 @@ static void writer_got_in(struct cgt_thread *t, struct cgt_lock *lock, long read
 	__atomic_fetch_add(&c->passed_over, reads, __ATOMIC_RELAXED);
 	stat_max(&c->worst_writer_passed, (uint64_t)reads);
 	/* a controlled run's clock is its decisions: there a writer is starved by a count */
-	if (cgt_sched_on() ? reads < CGT_STARVE_READS :
+	if (cgt_sched_on() ? !lock->ops->shared || reads < CGT_STARVE_READS :
 	    !starve || waited <= starve || (t && (READ_ONCE(t->wait_reported) & 2)))
 		return;
 	cgt_fail(CGT_DET_STARVATION, t ? t->id : 0, NULL,

@@ -1,0 +1,152 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Runs in child processes, and what they found, read back from a pipe. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "child.h"
+
+void (*cgt_run_finish_hook)(const struct cgt_run_config *cfg, const struct cgt_run_result *res,
+			    int status);
+static int child_fd = -1;
+
+/* In the child: one line of figures, then the report folder, the reasons, the schedule. */
+static void child_send(const struct cgt_run_config *cfg, const struct cgt_run_result *res,
+		       int status)
+{
+	struct cgt_failure f[1];
+	int nf = cgt_failures_get(f, 1);
+	char *choices = cfg->sched ? cgt_schedule_encode(cgt_sched_recorded()) : NULL;
+	FILE *o = fdopen(child_fd, "w");
+
+	if (!o)
+		return;
+	fprintf(o, "%d %d %d %ld %ld %ld %ld\n%s\n%s\n%s\n%s\n", status, res->pass,
+		nf ? (int)f[0].detector : -1, nf ? f[0].step : -1L, res->steps, res->stop_step,
+		res->diverged, res->report_dir, res->diverged_why, nf ? f[0].summary : "",
+		choices ? choices : "");
+	fclose(o);
+	free(choices);
+	child_fd = -1;
+}
+
+static char *read_all(int fd)
+{
+	size_t cap = 4096, len = 0;
+	char *buf = malloc(cap);
+	ssize_t n;
+
+	while (buf) {
+		if (cap - len < 2) {
+			char *b = realloc(buf, cap * 2);
+
+			if (!b)
+				break;
+			buf = b;
+			cap *= 2;
+		}
+		n = read(fd, buf + len, cap - len - 1);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			buf[len] = '\0';
+			return buf;
+		}
+		len += (size_t)n;
+	}
+	free(buf);
+	return NULL;
+}
+
+/* The next line of @*p, NUL-terminated in place. */
+static char *line(char **p)
+{
+	char *s = *p, *nl = strchr(s, '\n');
+
+	if (nl) {
+		*nl = '\0';
+		*p = nl + 1;
+	} else {
+		*p = s + strlen(s);
+	}
+	return s;
+}
+
+static void parse(char *text, struct cgt_child_result *r)
+{
+	char *p = text, *figures = line(&p), err[160];
+	int pass;
+
+	if (sscanf(figures, "%d %d %d %ld %ld %ld %ld", &r->status, &pass, &r->detector, &r->step,
+		   &r->steps, &r->stop_step, &r->diverged) != 7)
+		return;
+	r->pass = pass;
+	snprintf(r->report_dir, sizeof(r->report_dir), "%s", line(&p));
+	snprintf(r->why, sizeof(r->why), "%s", line(&p));
+	snprintf(r->summary, sizeof(r->summary), "%s", line(&p));
+	r->ran = !cgt_schedule_decode(line(&p), &r->schedule, err, sizeof(err));
+}
+
+int cgt_run_child(const struct cgt_run_config *cfg, bool quiet, struct cgt_child_result *out)
+{
+	int fds[2], wstatus;
+	char *text;
+	pid_t pid;
+
+	memset(out, 0, sizeof(*out));
+	out->detector = -1;
+	out->step = out->stop_step = out->diverged = -1;
+	if (pipe(fds))
+		return -errno;
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		close(fds[0]);
+		close(fds[1]);
+		return -errno;
+	}
+	if (!pid) {
+		struct cgt_run_result res;
+		int null = open("/dev/null", O_WRONLY);
+
+		close(fds[0]);
+		if (quiet && null >= 0)
+			dup2(null, STDOUT_FILENO);
+		child_fd = fds[1];
+		cgt_run_finish_hook = child_send;
+		if (cgt_run(cfg, &res))
+			_exit(CGT_RUN_EXIT_FAIL);
+		fflush(NULL);
+		_exit(cgt_run_finish(cfg, &res));
+	}
+	close(fds[1]);
+	text = read_all(fds[0]);
+	close(fds[0]);
+	while (waitpid(pid, &wstatus, 0) < 0 && errno == EINTR)
+		;
+	if (text)
+		parse(text, out);
+	free(text);
+	out->status = WIFEXITED(wstatus) ? WEXITSTATUS(wstatus) : 128 + WTERMSIG(wstatus);
+	return 0;
+}
+
+void cgt_child_result_free(struct cgt_child_result *r)
+{
+	cgt_schedule_free(&r->schedule);
+}
+
+const char *cgt_child_failure(const struct cgt_child_result *r, char *buf, size_t len)
+{
+	if (r->detector < 0)
+		snprintf(buf, len, r->ran ? "no failure" : "no result (exit status %d)", r->status);
+	else if (r->step >= 0)
+		snprintf(buf, len, "%s at decision %ld", cgt_detector_names[r->detector], r->step);
+	else
+		snprintf(buf, len, "%s", cgt_detector_names[r->detector]);
+	return buf;
+}
