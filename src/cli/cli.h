@@ -7,6 +7,7 @@
 
 int cgt_cli_prepare(int argc, char **argv, struct cgt_run_config *cfg);
 void cgt_cli_render(struct cgt_run_config *cfg);
+void cgt_cli_release(struct cgt_run_config *cfg);	/* what prepare and render allocated */
 void cgt_cli_on_signals(void);
 
 /* sched_cli.c: controlled schedules */

@@ -74,6 +74,13 @@ void cgt_cli_render(struct cgt_run_config *cfg)
 	cfg->command = render(cgt_tunables_command, cfg);
 }
 
+void cgt_cli_release(struct cgt_run_config *cfg)
+{
+	free((char *)cfg->banner);
+	free((char *)cfg->command);
+	cfg->banner = cfg->command = NULL;
+}
+
 void cgt_cli_on_signals(void)
 {
 	struct sigaction sa = { .sa_handler = on_signal };
@@ -92,8 +99,11 @@ static int cmd_run(int argc, char **argv)
 	ret = cgt_cli_prepare(argc, argv, &cfg);
 	if (ret)
 		return ret < 0 ? CGT_EXIT_PASS : ret;
-	if (cfg.check_determinism)
-		return cgt_check_determinism(&cfg);
+	if (cfg.check_determinism) {
+		ret = cgt_check_determinism(&cfg);
+		cgt_cli_release(&cfg);
+		return ret;
+	}
 	if (!cfg.quiet) {
 		puts(cfg.banner);
 		fflush(stdout);
@@ -112,8 +122,7 @@ static int cmd_run(int argc, char **argv)
 		fflush(NULL);
 		_exit(ret);
 	}
-	free((char *)cfg.banner);
-	free((char *)cfg.command);
+	cgt_cli_release(&cfg);
 	return ret;
 }
 

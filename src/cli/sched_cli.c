@@ -152,6 +152,7 @@ int cgt_explore_main(int argc, char **argv)
 	if (!cfg.sched) {
 		fprintf(stderr, "cgtorture: explore: --sched none is not a schedule to explore "
 			"(valid: %s)\n", cgt_sched_names());
+		cgt_cli_release(&cfg);
 		return CGT_EXIT_USAGE;
 	}
 	bug = only_bug(&cfg);
@@ -181,6 +182,7 @@ int cgt_explore_main(int argc, char **argv)
 		cgt_cli_render(&cfg);
 		if (cgt_run_child(&cfg, true, &r)) {
 			fprintf(stderr, "cgtorture: cannot fork a run: %s\n", strerror(errno));
+			cgt_cli_release(&cfg);
 			return CGT_EXIT_FAIL;
 		}
 		hit = r.detector >= 0 && (target == CGT_STOP_ON_ANY || r.detector == target);
@@ -211,6 +213,7 @@ int cgt_explore_main(int argc, char **argv)
 	}
 	if (tty)
 		fputs("\r\033[K", stderr);
+	cgt_cli_release(&cfg);
 	if (found)
 		printf("explore: %s found after %ld schedule(s); %ld of the schedules run failed\n",
 		       target_name, first, found);
@@ -376,6 +379,7 @@ int cgt_replay_main(int argc, char **argv)
 				     replay_free(&r, &cfg, tries);
 		free(out);
 	}
+	cgt_cli_release(&cfg);
 	cgt_report_in_free(&r);
 	return ret;
 }
@@ -593,6 +597,7 @@ int cgt_shrink_main(int argc, char **argv)
 	cgt_child_result_free(&fin);
 	rmdir(out);
 out:
+	cgt_cli_release(&sh.cfg);
 	cgt_schedule_free(&sh.best);
 	cgt_report_in_free(&r);
 	free(out);

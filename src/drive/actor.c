@@ -60,6 +60,7 @@ static void *actor_main(void *arg)
 	do_exit(me);
 exited:
 	stat_add(run, live, -1);
+	WRITE_ONCE(me->ctx, NULL);	/* a zombie leader outlives its pthread */
 	put_task_struct(me);
 	cgt_sched_exit();
 	cgt_thread_unregister(&a->state);
@@ -123,7 +124,7 @@ static void actor_kill(struct task *t)
 
 	if (!cgt_sched_on())
 		return;
-	a = t->ctx;
+	a = READ_ONCE(t->ctx);
 	if (a)
 		cgt_sched_wake_ent(&a->ent, &actor_run->pause);
 }

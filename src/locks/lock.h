@@ -111,8 +111,11 @@ static inline void cgt_write_unlock(struct cgt_lock *lock)
 /* Lock classes, for reports and the starvation figures. */
 int cgt_lock_classes(struct cgt_lock_class *out, int max);
 void cgt_lock_classes_reset(void);
-/* In a controlled run, a writer that this many reads passed while it waited is starved. */
-#define CGT_STARVE_READS	50
+/*
+ * In a controlled run, a writer that this many reads passed while it waited is starved: a
+ * fair lock (FIFO, or waiting writers first) lets none pass at all.
+ */
+#define CGT_STARVE_READS	8
 
 /* A writer waiting longer than this while readers pass it is starved (0: never). */
 void cgt_lock_set_starve_ns(uint64_t ns);

@@ -53,6 +53,7 @@ CGT_NO_TSAN static bool waiter_can(struct cgt_sched_ent *e)
 
 CGT_NO_TSAN void cgt_coop_lock(struct cgt_lock *lock, int side)
 {
+	CGT_UNSEEN();
 	struct cgt_sched_ent *me = cgt_sched_self;
 	long ticket = lock->coop_next++;
 	bool counted = false;
@@ -90,6 +91,7 @@ CGT_NO_TSAN void cgt_coop_lock(struct cgt_lock *lock, int side)
 
 CGT_NO_TSAN void cgt_coop_unlock(struct cgt_lock *lock, int side)
 {
+	CGT_UNSEEN();
 	tsan_release(lock, side);
 	if (side == CGT_WRITE || !lock->ops->shared)
 		lock->coop_writer = 0;

@@ -113,6 +113,7 @@ static int cbs_push(struct rcu_cbs *q, struct rcu_head *head, void (*func)(struc
 
 CGT_NO_TSAN int cgt_sched_init(const struct cgt_sched_config *cfg)
 {
+	CGT_UNSEEN();
 	free(S.live);
 	free(S.runnable);
 	cgt_schedule_free(&S.rec);
@@ -130,12 +131,14 @@ CGT_NO_TSAN int cgt_sched_init(const struct cgt_sched_config *cfg)
 
 CGT_NO_TSAN void cgt_sched_finish(void)
 {
+	CGT_UNSEEN();
 	cgt_sched_enabled = false;
 	WRITE_ONCE(cgt_step_clock, -1);
 }
 
 CGT_NO_TSAN void cgt_sched_add(struct cgt_sched_ent *e)
 {
+	CGT_UNSEEN();
 	if (S.nlive == S.cap) {
 		int cap = S.cap ? S.cap * 2 : 64;
 		struct cgt_sched_ent **l = realloc(S.live, (size_t)cap * sizeof(*l));
@@ -299,6 +302,7 @@ static struct cgt_sched_ent *decide(struct cgt_sched_ent *cur)
 
 CGT_NO_TSAN void cgt_sched_kick(void)
 {
+	CGT_UNSEEN();
 	struct cgt_sched_ent *next = decide(NULL);
 
 	if (!next)
@@ -309,6 +313,7 @@ CGT_NO_TSAN void cgt_sched_kick(void)
 
 CGT_NO_TSAN enum cgt_sched_idle cgt_sched_wait_idle(double timeout)
 {
+	CGT_UNSEEN();
 	struct timespec ts = { (time_t)timeout, (long)((timeout - (double)(time_t)timeout) * 1e9) };
 	bool blocked = false;
 
@@ -331,26 +336,31 @@ CGT_NO_TSAN enum cgt_sched_idle cgt_sched_wait_idle(double timeout)
 
 CGT_NO_TSAN void cgt_sched_request_stop(void)
 {
+	CGT_UNSEEN();
 	__atomic_store_n(&S.stop, 1, __ATOMIC_RELAXED);
 }
 
 CGT_NO_TSAN bool cgt_sched_stop_requested(void)
 {
+	CGT_UNSEEN();
 	return __atomic_load_n(&S.stop, __ATOMIC_RELAXED);
 }
 
 CGT_NO_TSAN long cgt_sched_steps(void)
 {
+	CGT_UNSEEN();
 	return S.step;
 }
 
 CGT_NO_TSAN const struct cgt_schedule *cgt_sched_recorded(void)
 {
+	CGT_UNSEEN();
 	return &S.rec;
 }
 
 CGT_NO_TSAN long cgt_sched_diverged(char *why, size_t len)
 {
+	CGT_UNSEEN();
 	if (why && len)
 		snprintf(why, len, "%s", S.why);
 	return S.diverged;
@@ -358,11 +368,13 @@ CGT_NO_TSAN long cgt_sched_diverged(char *why, size_t len)
 
 CGT_NO_TSAN int cgt_sched_max_id(void)
 {
+	CGT_UNSEEN();
 	return S.next_id;
 }
 
 CGT_NO_TSAN int cgt_sched_blocked(struct cgt_sched_ent **out, int max)
 {
+	CGT_UNSEEN();
 	int n = 0;
 
 	for (int i = 0; i < S.nlive && n < max; i++)
@@ -373,6 +385,7 @@ CGT_NO_TSAN int cgt_sched_blocked(struct cgt_sched_ent **out, int max)
 
 CGT_NO_TSAN void cgt_sched_enter(struct cgt_sched_ent *e)
 {
+	CGT_UNSEEN();
 	cgt_sched_self = e;
 	e->thread = cgt_self;
 	if (cgt_self)
@@ -382,6 +395,7 @@ CGT_NO_TSAN void cgt_sched_enter(struct cgt_sched_ent *e)
 
 CGT_NO_TSAN void cgt_sched_exit(void)
 {
+	CGT_UNSEEN();
 	struct cgt_sched_ent *me = cgt_sched_self, *next;
 
 	if (!me)
@@ -417,6 +431,7 @@ static void switch_to(struct cgt_sched_ent *me, struct cgt_sched_ent *next)
 
 CGT_NO_TSAN void cgt_sched_point(int point)
 {
+	CGT_UNSEEN();
 	struct cgt_sched_ent *me = cgt_sched_self;
 
 	if (!me)
@@ -428,6 +443,7 @@ CGT_NO_TSAN void cgt_sched_point(int point)
 
 CGT_NO_TSAN void cgt_sched_block(const void *obj)
 {
+	CGT_UNSEEN();
 	struct cgt_sched_ent *me = cgt_sched_self;
 
 	if (!me)
@@ -439,6 +455,7 @@ CGT_NO_TSAN void cgt_sched_block(const void *obj)
 
 CGT_NO_TSAN void cgt_sched_wake_ent(struct cgt_sched_ent *e, const void *obj)
 {
+	CGT_UNSEEN();
 	if (e->state == CGT_ENT_BLOCKED && e->blocked_on == obj) {
 		e->state = CGT_ENT_RUNNABLE;
 		e->blocked_on = NULL;
@@ -447,12 +464,14 @@ CGT_NO_TSAN void cgt_sched_wake_ent(struct cgt_sched_ent *e, const void *obj)
 
 CGT_NO_TSAN void cgt_sched_wake(const void *obj)
 {
+	CGT_UNSEEN();
 	for (int i = 0; i < S.nlive; i++)
 		cgt_sched_wake_ent(S.live[i], obj);
 }
 
 CGT_NO_TSAN void cgt_sched_wake_if(const void *obj, bool (*can)(struct cgt_sched_ent *e))
 {
+	CGT_UNSEEN();
 	for (int i = 0; i < S.nlive; i++)
 		if (S.live[i]->state == CGT_ENT_BLOCKED && S.live[i]->blocked_on == obj &&
 		    can(S.live[i]))
@@ -461,12 +480,14 @@ CGT_NO_TSAN void cgt_sched_wake_if(const void *obj, bool (*can)(struct cgt_sched
 
 CGT_NO_TSAN void cgt_sched_rcu_lock(void)
 {
+	CGT_UNSEEN();
 	if (cgt_sched_self)
 		cgt_sched_self->rcu_depth++;
 }
 
 CGT_NO_TSAN void cgt_sched_rcu_unlock(void)
 {
+	CGT_UNSEEN();
 	struct cgt_sched_ent *me = cgt_sched_self;
 
 	if (me && !--me->rcu_depth)
@@ -475,6 +496,7 @@ CGT_NO_TSAN void cgt_sched_rcu_unlock(void)
 
 CGT_NO_TSAN void cgt_sched_call_rcu(struct rcu_head *head, void (*func)(struct rcu_head *head))
 {
+	CGT_UNSEEN();
 	if (cbs_push(&S.pending, head, func)) {
 		fprintf(stderr, "cgtorture: out of memory queueing an RCU callback\n");
 		abort();
@@ -496,6 +518,7 @@ static void gp_waiter_wake(struct rcu_head *head)
 /* synchronize_rcu: a callback that wakes the caller, and the caller blocked until it runs. */
 CGT_NO_TSAN void cgt_sched_synchronize_rcu(void)
 {
+	CGT_UNSEEN();
 	struct gp_waiter w = { .e = cgt_sched_self };
 
 	if (!w.e)
@@ -511,6 +534,7 @@ CGT_NO_TSAN void cgt_sched_synchronize_rcu(void)
 /* Every model thread has gone: whatever is queued can run. */
 CGT_NO_TSAN void cgt_sched_rcu_barrier(void)
 {
+	CGT_UNSEEN();
 	while (S.gp_active || S.pending.n)
 		rcu_advance();
 }

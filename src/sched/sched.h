@@ -76,6 +76,35 @@ struct cgt_sched_config {
 	void (*tick)(long step);
 };
 
+/*
+ * The scheduler's state is handed from thread to thread with the baton, which TSan cannot
+ * see: every entry point hides its accesses (its callees' and libc's included) with CGT_UNSEEN.
+ */
+#ifdef CGT_TSAN
+void AnnotateIgnoreReadsBegin(const char *file, int line);
+void AnnotateIgnoreReadsEnd(const char *file, int line);
+void AnnotateIgnoreWritesBegin(const char *file, int line);
+void AnnotateIgnoreWritesEnd(const char *file, int line);
+
+static inline int cgt_unseen_begin(void)
+{
+	AnnotateIgnoreReadsBegin(__FILE__, __LINE__);
+	AnnotateIgnoreWritesBegin(__FILE__, __LINE__);
+	return 0;
+}
+
+static inline void cgt_unseen_end(int *unused)
+{
+	(void)unused;
+	AnnotateIgnoreWritesEnd(__FILE__, __LINE__);
+	AnnotateIgnoreReadsEnd(__FILE__, __LINE__);
+}
+#define CGT_UNSEEN() \
+	int cgt_unseen_ __attribute__((cleanup(cgt_unseen_end), unused)) = cgt_unseen_begin()
+#else
+#define CGT_UNSEEN() do { } while (0)
+#endif
+
 extern bool cgt_sched_enabled;		/* set for the whole of a controlled run */
 extern __thread struct cgt_sched_ent *cgt_sched_self;
 
