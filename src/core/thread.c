@@ -6,7 +6,7 @@
 
 #include "thread.h"
 
-#define GRAVEYARD_SIZE	64
+#define GRAVEYARD_SIZE	1024	/* a controlled run's story may reach back past a drain */
 
 __thread struct cgt_thread *cgt_self;
 

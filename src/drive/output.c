@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "run.h"
+#include "story.h"
 
 void cgt_stats_snapshot(const struct cgt_stats *live, struct cgt_stats *out)
 {
@@ -74,6 +75,9 @@ void cgt_print_summary(FILE *f, const struct cgt_run_config *cfg, const struct c
 			cgt_detector_names[fl[i].detector], fl[i].summary);
 	if (nf > 5)
 		fprintf(f, "  ... and %ld more\n", r->failures - 5);
+	if (cgt_story())
+		fprintf(f, "\nhow it came about (decisions of the controlled run; T<n>: its thread n):\n%s",
+			cgt_story());
 	if (!r->quiesced)
 		fprintf(f, "the model did not come to rest for the final check (see hang reports)\n");
 	if (!r->finished)

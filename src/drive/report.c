@@ -17,6 +17,7 @@
 
 #include "child.h"
 #include "run.h"
+#include "story.h"
 #include "../detect/detect.h"
 
 #define CGT_REPORT_VERSION	2
@@ -325,6 +326,9 @@ static char *summary_text(const struct cgt_run_config *cfg, const struct cgt_run
 	}
 	if (res->failures > nf)
 		fprintf(m, "... %ld failures in all; the first %d are above\n", res->failures, nf);
+	if (cgt_story())
+		fprintf(m, "How it came about (decisions of the controlled run; T<n>: its thread n):\n%s\n",
+			cgt_story());
 	fprintf(m, "\nThe story: the last events of each thread that matters\n");
 	json_array_foreach(threads, i, t) {
 		json_t *ev;
@@ -401,6 +405,8 @@ int cgt_report_write(const struct cgt_run_config *cfg, struct cgt_run_result *re
 			 "failures_total", (json_int_t)res->failures,
 			 "failures", failures_json(f, nf), "stats", stats_json(&res->stats, res->elapsed),
 			 "locks", locks_json(), "threads", threads);
+	if (cgt_story())
+		json_object_set_new(root, "story", lines_json(cgt_story()));
 	if (cfg->sched) {
 		json_t *sched = schedule_json(cfg, res);
 

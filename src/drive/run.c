@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "run.h"
+#include "story.h"
 #include "../detect/detect.h"
 
 #define DRAIN_TIMEOUT	2.0	/* seconds for every model thread to exit once told */
@@ -242,6 +243,8 @@ static void run_failure_seen(enum cgt_detector det)
 
 	if (run && (run->cfg->stop_on == CGT_STOP_ON_ANY || run->cfg->stop_on == (int)det))
 		__atomic_store_n(&run->failed, 1, __ATOMIC_RELEASE);
+	if (run && run->cfg->sched)
+		cgt_story_capture();
 }
 
 static bool cfg_controlled(const struct cgt_run *run)
@@ -387,6 +390,7 @@ int cgt_run(const struct cgt_run_config *cfg, struct cgt_run_result *res)
 	pthread_cond_init(&run->park_cond, NULL);
 	cgt_clock_reset();
 	cgt_failures_reset();
+	cgt_story_reset();
 	cgt_lock_classes_reset();
 	cgt_rcu_register_thread();
 	cgt_thread_register(&driver, CGT_ROLE_DRIVER, 0);
