@@ -33,7 +33,7 @@ printf '%s seeds x %s s budget per run, %s cores, %s\n\n' "$seeds" "$budget" "$(
 printf '%-27s %-11s %-5s | %-22s | %-22s | %s\n' bug detector build \
 	"perturbed: caught med worst" "unperturbed: caught med worst" "twin reports"
 "$dir/plain/cgtorture" bugs --tsv >"$out/bugs"
-while IFS="$(printf '\t')" read -r bug det build options; do
+while IFS="$(printf '\t')" read -r bug det build options _explore; do
 	# CGT_BENCH_BUGS="a b": only those bugs
 	case " ${CGT_BENCH_BUGS:-$bug} " in *" $bug "*) ;; *) continue ;; esac
 	bin=$dir/$build/cgtorture

@@ -12,7 +12,7 @@ trap 'rm -rf "$log" "$out"' EXIT
 fails=0
 
 "$dir/plain/cgtorture" bugs --tsv >"$log.tsv" || exit 1
-while IFS="$(printf '\t')" read -r bug detector build options; do
+while IFS="$(printf '\t')" read -r bug detector build options _explore; do
 	bin=$dir/$build/cgtorture
 	# shellcheck disable=SC2086
 	"$bin" run --bug "$bug" $options --duration "$budget" --stop-on "$detector" --expect fail \

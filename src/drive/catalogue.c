@@ -17,6 +17,7 @@ const struct cgt_bug_info cgt_bug_catalogue[CGT_NR_BUGS] = {
 		.detector = CGT_DET_LIVELOCK, .build = "plain",
 		.twin = "for_each_thread from the same thread: the head lives in signal_struct",
 		.options = "--perturb 100 --threads 64",
+		.explore = "--sched random --threads 8 --steps 5000",
 	},
 	[CGT_BUG_WALK_LEADER_EXEC] = {
 		.name = "walk-leader-exec",
@@ -26,6 +27,7 @@ const struct cgt_bug_info cgt_bug_catalogue[CGT_NR_BUGS] = {
 		.detector = CGT_DET_LIVELOCK, .build = "plain",
 		.twin = "for_each_thread from the leader",
 		.options = "--perturb 100 --threads 64 --mix fork=35,exec=10,exit=15,migrate=5,observe=35",
+		.explore = "--sched random --threads 8 --steps 5000 --mix fork=35,exec=10,exit=15,migrate=5,observe=35",
 	},
 	[CGT_BUG_NO_PID_ALIVE] = {
 		.name = "no-pid-alive",
@@ -35,6 +37,7 @@ const struct cgt_bug_info cgt_bug_catalogue[CGT_NR_BUGS] = {
 		.detector = CGT_DET_ASAN, .build = "asan",
 		.twin = "pid_alive() checked under rcu_read_lock before next_thread()",
 		.options = "--perturb 100 --threads 64",
+		.explore = "--sched pct --depth 3 --threads 8 --steps 5000",
 	},
 	[CGT_BUG_ATTACH_NO_THREADGROUP_LOCK] = {
 		.name = "attach-no-threadgroup-lock",
@@ -44,6 +47,7 @@ const struct cgt_bug_info cgt_bug_catalogue[CGT_NR_BUGS] = {
 		.detector = CGT_DET_INVARIANT, .build = "plain",
 		.twin = "threadgroup_lock held across the snapshot and the move",
 		.options = "--perturb 50 --mix fork=35,exec=2,exit=20,migrate=30,observe=13",
+		.explore = "--sched random --threads 8 --steps 5000 --mix fork=35,exec=2,exit=20,migrate=30,observe=13",
 	},
 	[CGT_BUG_RWSEM_INSIDE_RCU] = {
 		.name = "rwsem-inside-rcu",
@@ -53,6 +57,7 @@ const struct cgt_bug_info cgt_bug_catalogue[CGT_NR_BUGS] = {
 		.detector = CGT_DET_HANG, .build = "plain",
 		.twin = "the rwsem taken before rcu_read_lock; css_sets freed with call_rcu",
 		.options = "--css-lock rwsem --stall 0.5",
+		.explore = "--sched pct --depth 3 --threads 8 --steps 5000 --css-lock rwsem",
 	},
 	[CGT_BUG_READER_PREF_RWLOCK] = {
 		.name = "reader-pref-rwlock",
@@ -62,6 +67,7 @@ const struct cgt_bug_info cgt_bug_catalogue[CGT_NR_BUGS] = {
 		.detector = CGT_DET_STARVATION, .build = "plain",
 		.twin = "a writer-preferring rwlock (queued rwlock) for tasklist_lock",
 		.options = "--perturb 300 --walkers 12 --starve 0.5",
+		.explore = "--sched random --threads 8 --steps 5000 --walkers 12",
 	},
 	[CGT_BUG_CSET_WALK_UNLOCKED] = {
 		.name = "cset-walk-unlocked",
@@ -71,6 +77,7 @@ const struct cgt_bug_info cgt_bug_catalogue[CGT_NR_BUGS] = {
 		.detector = CGT_DET_TSAN, .build = "tsan",
 		.twin = "css_task_iter holds css_set_lock for reading",
 		.options = "",
+		.explore = "--sched random --threads 8 --steps 5000",
 	},
 	[CGT_BUG_CSS_TASK_ITER_BLOCK] = {
 		.name = "css-task-iter-block",
@@ -80,25 +87,30 @@ const struct cgt_bug_info cgt_bug_catalogue[CGT_NR_BUGS] = {
 		.detector = CGT_DET_HANG, .build = "plain",
 		.twin = "the callback does not block inside the iteration",
 		.options = "--stall 0.5 --mix fork=35,exec=2,exit=20,migrate=20,observe=23",
+		.explore = "--sched random --threads 8 --steps 5000 --mix fork=35,exec=2,exit=20,migrate=20,observe=23",
 	},
 };
 
-/* Human-readable, or one tab-separated line per bug for scripts (name, detector, build, options). */
+/*
+ * Human-readable, or one tab-separated line per bug for scripts: name, detector, build,
+ * options of a free-running run, options of cgtorture explore.
+ */
 void cgt_bugs_print(FILE *f, bool tsv)
 {
 	for (int i = 0; i < CGT_NR_BUGS; i++) {
 		const struct cgt_bug_info *b = &cgt_bug_catalogue[i];
 
 		if (tsv) {
-			fprintf(f, "%s\t%s\t%s\t%s\n", b->name, cgt_detector_names[b->detector],
-				b->build, b->options);
+			fprintf(f, "%s\t%s\t%s\t%s\t%s\n", b->name, cgt_detector_names[b->detector],
+				b->build, b->options, b->explore);
 			continue;
 		}
 		fprintf(f, "%s\n  caught by: %s (%s build)\n  kernel:    %s\n  twin:      %s\n"
-			"  try:       cgtorture run --bug %s%s%s --stop-on %s --expect fail\n\n",
+			"  try:       cgtorture run --bug %s%s%s --stop-on %s --expect fail\n"
+			"  explore:   cgtorture explore --bug %s %s\n\n",
 			b->name, cgt_detector_names[b->detector], b->build, b->history, b->twin,
 			b->name, b->options[0] ? " " : "", b->options,
-			cgt_detector_names[b->detector]);
+			cgt_detector_names[b->detector], b->name, b->explore);
 	}
 }
 

@@ -68,27 +68,18 @@ static const char *shown(const char *s, char *buf, size_t size)
 	return buf;
 }
 
-static const char *type_name(const json_t *v)
-{
-	switch (json_typeof(v)) {
-	case JSON_OBJECT:	return "an object";
-	case JSON_ARRAY:	return "an array";
-	case JSON_STRING:	return "a string";
-	case JSON_INTEGER:	return "an integer";
-	case JSON_REAL:		return "a real number";
-	case JSON_TRUE:		return "true";
-	case JSON_FALSE:	return "false";
-	case JSON_NULL:		return "null";
-	}
-	return "?";
-}
-
-static const char *const type_wanted[] = {
+static const char *const type_names[] = {
 	[JSON_OBJECT] = "an object", [JSON_ARRAY] = "an array", [JSON_STRING] = "a string",
-	[JSON_INTEGER] = "an integer",
+	[JSON_INTEGER] = "an integer", [JSON_REAL] = "a real number", [JSON_TRUE] = "true",
+	[JSON_FALSE] = "false", [JSON_NULL] = "null",
 };
 
-/* @where/@key of type @type, or NULL with the reason; @where is "" or a prefix like "\"schedule\".". */
+static const char *type_name(const json_t *v)
+{
+	return type_names[json_typeof(v)];
+}
+
+/* @where@key of type @type, or NULL with the reason; @where is "", "\"schedule\".", ... */
 static json_t *field(const struct ctx *c, json_t *obj, const char *where, const char *key,
 		     json_type type)
 {
@@ -97,7 +88,7 @@ static json_t *field(const struct ctx *c, json_t *obj, const char *where, const 
 	if (!v)
 		fail(c, "%s\"%s\" is missing", where, key);
 	else if (json_typeof(v) != type)
-		fail(c, "%s\"%s\" is %s, not %s", where, key, type_name(v), type_wanted[type]);
+		fail(c, "%s\"%s\" is %s, not %s", where, key, type_name(v), type_names[type]);
 	else
 		return v;
 	return NULL;
@@ -172,8 +163,8 @@ static int parse_schedule(const struct ctx *c, json_t *sched, struct cgt_report_
 				    "\"threads\" %lld (decision %ld)", out->schedule.choice[i],
 				    threads, i);
 	if (cgt_schedule_switches(&out->schedule) != switches)
-		return fail(c, "\"schedule\".\"switches\" is %lld but \"choices\" switches %ld times",
-			    switches, cgt_schedule_switches(&out->schedule));
+		return fail(c, "\"schedule\".\"switches\" is %lld but \"choices\" switches %ld "
+			    "times", switches, cgt_schedule_switches(&out->schedule));
 	out->controlled = true;
 	snprintf(out->scheduler, sizeof(out->scheduler), "%s", schedulers[k]);
 	out->depth = (int)depth;
@@ -231,7 +222,8 @@ static int parse_root(const struct ctx *c, json_t *root, struct cgt_report_in *o
 		return fail(c, "no \"schema\" string: not a cgtorture report");
 	schema = json_string_value(json_object_get(root, "schema"));
 	if (strcmp(schema, "cgtorture-report"))
-		return fail(c, "schema is '%s', not cgtorture-report", shown(schema, buf, sizeof(buf)));
+		return fail(c, "schema is '%s', not cgtorture-report",
+			    shown(schema, buf, sizeof(buf)));
 	if (get_int(c, root, "", "version", LLONG_MIN, LLONG_MAX, &version))
 		return -1;
 	if (version != CGT_REPORT_READ_VERSION)

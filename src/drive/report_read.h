@@ -18,7 +18,7 @@
 
 struct cgt_report_in {
 	char build[16];			/* "plain", "tsan", "asan" */
-	char *command;			/* the "command" field, malloc'd: "cgtorture run ..." */
+	char *command;			/* malloc'd: "cgtorture run ..." */
 	bool pass;			/* verdict */
 	int first_detector;		/* enum cgt_detector of failures[0], or -1 */
 	long first_step;		/* failures[0].step, or -1 */
@@ -33,7 +33,7 @@ struct cgt_report_in {
 	char dir[512];			/* the folder holding the report; "" from a buffer */
 };
 
-/* Read and validate @path; 0, or -1 with a one-line reason in @err (never crashes, never exits). */
+/* Read and validate @path; 0, or -1 with a one-line reason in @err (never crashes or exits). */
 int cgt_report_read(const char *path, struct cgt_report_in *out, char *err, size_t errlen);
 /* The same from a buffer. On -1 @out holds nothing to free (cgt_report_in_free is harmless). */
 int cgt_report_parse(const char *buf, size_t len, struct cgt_report_in *out, char *err,

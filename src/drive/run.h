@@ -126,6 +126,7 @@ struct cgt_bug_info {
 	const char *build;		/* plain, tsan or asan */
 	const char *twin;		/* what the fixed twin does instead */
 	const char *options;		/* options that make it show quickly */
+	const char *explore;		/* options that let cgtorture explore find it */
 };
 extern const struct cgt_bug_info cgt_bug_catalogue[CGT_NR_BUGS];
 void cgt_bugs_print(FILE *f, bool tsv);
