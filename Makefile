@@ -1,6 +1,6 @@
 # cgtorture -- GNU Make. Three builds, each in its own folder:
 #   build/plain (gcc -O2), build/tsan (clang, ThreadSanitizer), build/asan (clang, ASan+UBSan).
-# Targets: all (./cgtorture), tsan, asan, test, stress, bench, clean.
+# Targets: all (./cgtorture), tsan, asan, test, stress, bench, fuzz, clean.
 
 BUILDS   := plain tsan asan
 CC_plain := gcc
@@ -106,6 +106,24 @@ bench-detect: build/plain/cgtorture build/tsan/cgtorture build/asan/cgtorture
 NIGHTLY_ARGS ?=
 nightly: build/plain/cgtorture build/tsan/cgtorture build/asan/cgtorture
 	stress/nightly $(NIGHTLY_ARGS)
+
+# libFuzzer on the report.json reader (tests/fuzz/), from its own sources only, for
+# FUZZ_SECONDS on build/fuzz/corpus: the seeds copied in, plus what earlier runs found. The
+# dictionary stands in for coverage of jansson, which is not instrumented. A crash, leak or
+# UB report leaves its input in build/fuzz/ and fails the target.
+.PHONY: fuzz
+FUZZ_SECONDS ?= 60
+FUZZ_SRCS := tests/fuzz/fuzz_report.c src/drive/report_read.c src/sched/schedule.c
+build/fuzz/fuzz_report: $(FUZZ_SRCS) src/drive/report_read.h src/sched/schedule.h \
+			src/core/failure.h | deps
+	@mkdir -p $(@D)
+	clang -std=gnu11 -Wall -Wextra -fsanitize=fuzzer,address,undefined \
+		-fno-sanitize-recover=undefined -g -O1 -o $@ $(FUZZ_SRCS) -ljansson
+fuzz: build/fuzz/fuzz_report
+	@mkdir -p build/fuzz/corpus
+	cp tests/fuzz/corpus/*.json build/fuzz/corpus/
+	build/fuzz/fuzz_report -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 \
+		-dict=tests/fuzz/report.dict -artifact_prefix=build/fuzz/ build/fuzz/corpus
 
 clean:
 	rm -rf build cgtorture
