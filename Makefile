@@ -28,7 +28,7 @@ export UBSAN_OPTIONS ?= print_stacktrace=1 halt_on_error=1
 # tsan-suppressions as a C string, linked into the TSan build
 EXTRA_OBJS_tsan := build/tsan/gen/tsan_suppressions.o
 
-.PHONY: all plain tsan asan test unit stress bench bench-detect clean deps
+.PHONY: all plain tsan asan test unit stress bench bench-detect bench-sched clean deps
 all: cgtorture
 
 deps:
@@ -99,6 +99,13 @@ SEEDS ?= 20
 BUDGET ?= 10
 bench-detect: build/plain/cgtorture build/tsan/cgtorture build/asan/cgtorture
 	bench/detect.sh build $(SEEDS) $(BUDGET)
+
+# Controlled schedules: schedules explore needs per bug (random, PCT d=1..3), replay
+# fidelity, shrinking: SEEDS seeds, at most RUNS schedules each, REPLAYS replays.
+RUNS ?= 50
+REPLAYS ?= 100
+bench-sched: build/plain/cgtorture build/tsan/cgtorture build/asan/cgtorture
+	bench/sched.sh build $(SEEDS) $(RUNS) $(REPLAYS)
 
 # The nightly matrix (stress/README.md): every correct variant, every bug and its fixed twin,
 # each under its build, within a time budget: make nightly NIGHTLY_ARGS='--budget 30m'

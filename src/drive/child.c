@@ -15,19 +15,29 @@ void (*cgt_run_finish_hook)(const struct cgt_run_config *cfg, const struct cgt_r
 static int child_fd = -1;
 
 /* In the child: one line of figures, then the report folder, the reasons, the schedule. */
+/* The failure a run was after: the first of its --stop-on detector, else its first. */
+static int failure_of_interest(const struct cgt_run_config *cfg, struct cgt_failure *f, int nf)
+{
+	for (int i = 0; i < nf; i++)
+		if ((int)f[i].detector == cfg->stop_on)
+			return i;
+	return 0;
+}
+
 static void child_send(const struct cgt_run_config *cfg, const struct cgt_run_result *res,
 		       int status)
 {
-	struct cgt_failure f[1];
-	int nf = cgt_failures_get(f, 1);
+	static struct cgt_failure all[CGT_MAX_FAILURES];
+	int nf = cgt_failures_get(all, CGT_MAX_FAILURES);
+	const struct cgt_failure *f = nf ? &all[failure_of_interest(cfg, all, nf)] : NULL;
 	char *choices = cfg->sched ? cgt_schedule_encode(cgt_sched_recorded()) : NULL;
 	FILE *o = fdopen(child_fd, "w");
 
 	if (!o)
 		return;
 	fprintf(o, "%d %d %d %ld %ld %ld %ld\n%s\n%s\n%s\n%s\n", status, res->pass,
-		nf ? (int)f[0].detector : -1, nf ? f[0].step : -1L, res->steps, res->stop_step,
-		res->diverged, res->report_dir, res->diverged_why, nf ? f[0].summary : "",
+		f ? (int)f->detector : -1, f ? f->step : -1L, res->steps, res->stop_step,
+		res->diverged, res->report_dir, res->diverged_why, f ? f->summary : "",
 		choices ? choices : "");
 	fclose(o);
 	free(choices);

@@ -15,7 +15,8 @@ struct cgt_child_result {
 	int status;			/* the run's exit status; 128 + signal if it died of one */
 	bool ran;			/* it finished and said what it found */
 	bool pass;
-	int detector;			/* of the first failure, or -1 */
+	/* the first failure of the run's --stop-on detector, else its first failure */
+	int detector;			/* or -1 if none */
 	long step;			/* its decision (controlled), or -1 */
 	char summary[256];
 	long steps, stop_step, diverged;
