@@ -166,7 +166,7 @@ Test(report, json_and_summary_written_and_complete)
 	root = json_load_file(path, 0, &err);
 	cr_assert_not_null(root, "report.json: %s (line %d)", err.text, err.line);
 	cr_assert_str_eq(str_at(root, "schema"), "cgtorture-report");
-	cr_assert_eq(int_at(root, "version"), 1);
+	cr_assert_eq(int_at(root, "version"), 2);
 	cr_assert_str_eq(str_at(root, "run_id"), res.run_id);
 	cr_assert_str_eq(str_at(root, "verdict"), "FAIL");
 	cr_assert_str_eq(str_at(root, "build"), cgt_build_name());

@@ -224,6 +224,15 @@ int cgt_explore_main(int argc, char **argv)
 	return found ? CGT_EXIT_FAIL : CGT_EXIT_PASS;
 }
 
+/* The failure a report's run was after: the first of its --stop-on detector, else its first. */
+static int interest(const struct cgt_report_in *r, int stop_on)
+{
+	for (int i = 0; i < r->nfailures; i++)
+		if (r->failure[i].detector == stop_on)
+			return i;
+	return r->nfailures ? 0 : -1;
+}
+
 /* A report's configuration, as its command line gives it, for a run in this binary. */
 static int report_config(const char *path, struct cgt_report_in *r, struct cgt_run_config *cfg)
 {
@@ -284,19 +293,19 @@ static int replay_controlled(const char *path, const struct cgt_report_in *r,
 			     struct cgt_run_config *cfg)
 {
 	struct cgt_child_result res;
+	int ret, i = interest(r, cfg->stop_on);
 	char got[96], want[96];
-	int ret;
 
 	cfg->follow = &r->schedule;
 	cfg->follow_stop_step = r->stop_step;
 	if (cgt_run_child(cfg, true, &res))
 		return CGT_EXIT_FAIL;
 	cgt_child_failure(&res, got, sizeof(got));
-	if (r->first_detector < 0)
+	if (i < 0)
 		snprintf(want, sizeof(want), "no failure");
 	else
 		snprintf(want, sizeof(want), "%s at decision %ld",
-			 cgt_detector_names[r->first_detector], r->first_step);
+			 cgt_detector_names[r->failure[i].detector], r->failure[i].step);
 	if (!res.ran) {
 		printf("replay: the run gave no result (exit status %d)\n", res.status);
 		ret = CGT_EXIT_FAIL;
@@ -324,7 +333,8 @@ static int replay_controlled(const char *path, const struct cgt_report_in *r,
 
 static int replay_free(const struct cgt_report_in *r, struct cgt_run_config *cfg, long tries)
 {
-	const char *want = r->first_detector >= 0 ? cgt_detector_names[r->first_detector] : NULL;
+	int i = interest(r, cfg->stop_on), det = i >= 0 ? r->failure[i].detector : -1;
+	const char *want = det >= 0 ? cgt_detector_names[det] : NULL;
 	long hits = 0, first = 0;
 
 	printf("replay: a free-running run: the same seed and configuration, %ld times\n", tries);
@@ -334,7 +344,7 @@ static int replay_free(const struct cgt_report_in *r, struct cgt_run_config *cfg
 
 		if (cgt_run_child(cfg, true, &res))
 			return CGT_EXIT_FAIL;
-		hit = want ? res.detector == r->first_detector : res.pass;
+		hit = want ? res.detector == det : res.pass;
 		if (hit && !hits++)
 			first = i + 1;
 		printf("replay: try %ld: %s%s\n", i + 1,
@@ -519,7 +529,7 @@ int cgt_shrink_main(int argc, char **argv)
 	struct cgt_schedule first;
 	const char *runs_opt;
 	char *out = NULL, got[96];
-	int ret, threads0, walkers0;
+	int ret, threads0, walkers0, fi;
 
 	if (has_option(argc, argv, "--help") || has_option(argc, argv, "-h")) {
 		shrink_help();
@@ -536,13 +546,14 @@ int cgt_shrink_main(int argc, char **argv)
 	if (ret)
 		goto out;
 	ret = CGT_EXIT_USAGE;
-	if (!r.controlled || r.first_detector < 0 || r.first_step < 0) {
+	fi = interest(&r, sh.cfg.stop_on);
+	if (!r.controlled || fi < 0 || r.failure[fi].step < 0) {
 		fprintf(stderr, "cgtorture: shrink: %s is not a controlled run's failure\n", argv[1]);
 		goto out;
 	}
 	out = beside(r.dir, "shrink");
 	sh.cfg.out = out;
-	sh.target = r.first_detector;
+	sh.target = r.failure[fi].detector;
 	sh.cfg.stop_on = sh.target;
 	threads0 = sh.cfg.threads;
 	walkers0 = sh.cfg.walkers;
@@ -550,7 +561,7 @@ int cgt_shrink_main(int argc, char **argv)
 
 	/* the decisions up to the failure, and whatever it takes to end the run */
 	ret = CGT_EXIT_FAIL;
-	if (!schedule_prefix(&r.schedule, r.first_step + 1, &first) ||
+	if (!schedule_prefix(&r.schedule, r.failure[fi].step + 1, &first) ||
 	    !shrink_try(&sh, &sh.cfg, &first, false)) {
 		printf("shrink: the failure does not come back following %s's schedule\n", argv[1]);
 		cgt_schedule_free(&first);
@@ -586,7 +597,7 @@ int cgt_shrink_main(int argc, char **argv)
 	} else if (!shrink_publish(r.dir, &fin)) {
 		printf("shrink: %s at decision %ld -> %ld; decisions %ld -> %ld; switches %ld -> %ld; "
 		       "threads %d -> %d; walkers %d -> %d; %ld trial runs\n",
-		       cgt_detector_names[sh.target], r.first_step, fin.step, r.schedule.len,
+		       cgt_detector_names[sh.target], r.failure[fi].step, fin.step, r.schedule.len,
 		       fin.schedule.len, cgt_schedule_switches(&r.schedule),
 		       cgt_schedule_switches(&fin.schedule), threads0, sh.cfg.threads, walkers0,
 		       sh.cfg.walkers, sh.runs);

@@ -197,6 +197,11 @@ static int parse_failure(const struct ctx *c, json_t *f, size_t i, struct cgt_re
 	if (out->controlled && step > out->schedule.len)
 		return fail(c, "\"failures\"[%zu]: failure step %lld is beyond the %ld decisions",
 			    i, step, out->schedule.len);
+	if (i < CGT_MAX_FAILURES) {
+		out->failure[i].detector = det;
+		out->failure[i].step = (long)step;
+		out->nfailures = (int)i + 1;
+	}
 	if (i == 0) {
 		out->first_detector = det;
 		out->first_step = (long)step;

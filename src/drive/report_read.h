@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "../core/failure.h"
 #include "../sched/schedule.h"
 
 #define CGT_REPORT_READ_VERSION	2
@@ -23,6 +24,8 @@ struct cgt_report_in {
 	int first_detector;		/* enum cgt_detector of failures[0], or -1 */
 	long first_step;		/* failures[0].step, or -1 */
 	char first_summary[256];
+	int nfailures;			/* the failures the report keeps, in order */
+	struct { int detector; long step; } failure[CGT_MAX_FAILURES];
 	long failures_total;
 	bool controlled;		/* has "schedule"; the fields below are then set */
 	char scheduler[16];		/* "random" or "pct" */

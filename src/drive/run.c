@@ -243,8 +243,16 @@ static void run_failure_seen(enum cgt_detector det)
 
 	if (run && (run->cfg->stop_on == CGT_STOP_ON_ANY || run->cfg->stop_on == (int)det))
 		__atomic_store_n(&run->failed, 1, __ATOMIC_RELEASE);
-	if (run && run->cfg->sched)
-		cgt_story_capture();
+	/* the story of the first failure, or of the first the run is after */
+	if (run && run->cfg->sched) {
+		long n = cgt_failures_total();
+		bool target = run->cfg->stop_on == (int)det;
+
+		if ((n == 1 || (target && !run->story_of_target)) && n <= CGT_MAX_FAILURES) {
+			cgt_story_capture((int)n - 1);
+			run->story_of_target = target;
+		}
+	}
 }
 
 static bool cfg_controlled(const struct cgt_run *run)

@@ -163,6 +163,7 @@ struct cgt_run {
 	double start;
 	/* a controlled run */
 	bool final;			/* the pause under way is the last one */
+	bool story_of_target;		/* the story told is of the --stop-on detector's failure */
 	long stop_step;
 	long next_check_step;
 };

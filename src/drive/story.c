@@ -20,10 +20,9 @@
 #define MAX_THREADS	4096
 #define MAX_LINES	8
 #define MAX_TIDS	16
-#define MAX_NAMES	(CGT_MAX_HELD + 1)
+#define MAX_NAMES	(CGT_MAX_HELD + 2)
 
 static char story[4096];
-static bool told;
 
 static const char *const point_descs[CGT_NR_POINTS] = {
 #define X(id, desc) [CGT_PT_##id] = desc,
@@ -67,21 +66,26 @@ static bool has_name(const struct interest *in, const char *name)
 	return false;
 }
 
-/* Steps of a task's life and the lock events of the locks in question tell the story. */
-static bool telling(const struct interest *in, const struct cgt_thread *t,
-		    const struct cgt_event *e)
+/*
+ * The steps of the lives of the tasks in question, who took and let go of the locks in
+ * question and waited for grace periods, and what the failing thread itself waited for.
+ */
+static bool telling(const struct interest *in, const struct cgt_thread *me,
+		    const struct cgt_thread *t, const struct cgt_event *e)
 {
 	switch (e->point) {
 	case CGT_PT_LOCK_WAIT:
+	case CGT_PT_RCU_ENTER:
+		return t->id == me->id && (e->point == CGT_PT_RCU_ENTER || has_name(in, e->name));
 	case CGT_PT_LOCK_HELD:
 	case CGT_PT_LOCK_RELEASE:
 	case CGT_PT_GP_WAIT:
 		return has_name(in, e->name);
 	case CGT_PT_LOOP:
-	case CGT_PT_RCU_ENTER:
 	case CGT_PT_WALK_STEP:
 	case CGT_PT_ITER_STEP:
 	case CGT_PT_PGRP_STEP:
+	case CGT_PT_READDIR_STEP:
 		return false;
 	default:
 		return has_tid(in, e->pid) || has_tid(in, t->pid);
@@ -119,8 +123,11 @@ static void tell(struct cgt_thread *const *threads, int n, const struct cgt_fail
 		add_tid(&in, me->walk_start_pid);
 	for (uint32_t i = 0; i < CGT_RING_SIZE && i < me->ring_head; i++)
 		add_tid(&in, me->ring[(me->ring_head - 1 - i) & (CGT_RING_SIZE - 1)].pid);
-	if (me->wait_obj)
+	/* a lock waiter may be held up by a grace period its holder waits for */
+	if (me->wait_obj) {
 		in.names[in.nnames++] = me->wait_name;
+		in.names[in.nnames++] = "rcu grace period";
+	}
 	for (int i = 0; i < me->nheld && i < CGT_MAX_HELD; i++)
 		in.names[in.nnames++] = me->held[i].name;
 
@@ -134,11 +141,19 @@ static void tell(struct cgt_thread *const *threads, int n, const struct cgt_fail
 			const struct cgt_event *e = &t->ring[i & (CGT_RING_SIZE - 1)];
 
 			if (e->ns <= (uint64_t)f->step && e->point < CGT_NR_POINTS &&
-			    telling(&in, t, e))
+			    telling(&in, me, t, e))
 				evs[nev++] = (struct ev){ t, e };
 		}
 	}
 	qsort(evs, (size_t)nev, sizeof(*evs), by_step);
+	/* of the failing thread's read-side sections, only the last one it entered matters */
+	for (int i = nev - 1, last = -1; i >= 0; i--) {
+		if (evs[i].e->point != CGT_PT_RCU_ENTER)
+			continue;
+		if (last >= 0)
+			memmove(&evs[i], &evs[i + 1], sizeof(*evs) * (size_t)(--nev - i));
+		last = i;
+	}
 	first = nev > MAX_LINES - 1 ? nev - (MAX_LINES - 1) : 0;
 	for (int i = first; i < nev && off < sizeof(story); i++) {
 		const struct cgt_event *e = evs[i].e;
@@ -169,16 +184,17 @@ static void tell(struct cgt_thread *const *threads, int n, const struct cgt_fail
 	free(evs);
 }
 
-void cgt_story_capture(void)
+void cgt_story_capture(int which)
 {
+	static struct cgt_failure f[CGT_MAX_FAILURES];
 	struct cgt_thread **threads, *copies;
-	struct cgt_failure f[1];
 	struct cgt_thread *t;
 	int n = 0;
 
-	if (told || !cgt_failures_get(f, 1) || f[0].step < 0 || !f[0].thread)
+	if (which < 0 || cgt_failures_get(f, CGT_MAX_FAILURES) <= which || f[which].step < 0 ||
+	    !f[which].thread)
 		return;
-	told = true;
+	story[0] = '\0';
 	threads = calloc(MAX_THREADS, sizeof(*threads));
 	copies = calloc(MAX_THREADS, sizeof(*copies));
 	if (threads && copies) {
@@ -192,7 +208,7 @@ void cgt_story_capture(void)
 			threads[i] = &copies[i];
 		}
 		cgt_threads_unlock();
-		tell(threads, n, &f[0]);
+		tell(threads, n, &f[which]);
 	}
 	free(threads);
 	free(copies);
@@ -205,6 +221,5 @@ const char *cgt_story(void)
 
 void cgt_story_reset(void)
 {
-	told = false;
 	story[0] = '\0';
 }

@@ -6,7 +6,7 @@
 #ifndef CGT_STORY_H
 #define CGT_STORY_H
 
-void cgt_story_capture(void);		/* from the failure hook, at the first failure */
+void cgt_story_capture(int which);	/* the failure hook: the story of failure @which */
 const char *cgt_story(void);		/* one event per line, or NULL */
 void cgt_story_reset(void);
 

@@ -15,7 +15,7 @@ static int zap_other_threads(struct task *tsk)
 			continue;
 		count++;
 		WRITE_ONCE(t->sigkill, 1);
-		if (cgt_model_cfg()->hooks->kill)
+		if (cgt_model_cfg()->hooks && cgt_model_cfg()->hooks->kill)
 			cgt_model_cfg()->hooks->kill(t);
 	}
 	return count;
