@@ -337,6 +337,10 @@ static int tunable_set(const struct tunable *t, const char *arg, void *cfg)
 	case T_PATH:
 		if (!arg[0])
 			return cgt_usage_error(t->name, "'%s' is empty", arg, NULL);
+		/* a report's command line spells it unquoted, to be split on spaces again */
+		if (strpbrk(arg, " \t\n"))
+			return cgt_usage_error(t->name, "'%s' holds white space, which a report's "
+					       "command line cannot keep", arg, NULL);
 		*(const char **)dst = arg;
 		return 0;
 	case T_STOP: {

@@ -98,7 +98,7 @@ static void parse(char *text, struct cgt_child_result *r)
 	snprintf(r->report_dir, sizeof(r->report_dir), "%s", line(&p));
 	snprintf(r->why, sizeof(r->why), "%s", line(&p));
 	snprintf(r->summary, sizeof(r->summary), "%s", line(&p));
-	r->ran = !cgt_schedule_decode(line(&p), &r->schedule, err, sizeof(err));
+	r->ran = !cgt_schedule_decode(line(&p), CGT_SCHEDULE_MAX, &r->schedule, err, sizeof(err));
 }
 
 int cgt_run_child(const struct cgt_run_config *cfg, bool quiet, struct cgt_child_result *out)

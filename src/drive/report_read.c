@@ -152,7 +152,7 @@ static int parse_schedule(const struct ctx *c, json_t *sched, struct cgt_report_
 	    get_int(c, sched, w, "switches", 0, LLONG_MAX, &switches) ||
 	    get_str(c, sched, w, "choices", &choices))
 		return -1;
-	if (cgt_schedule_decode(choices, &out->schedule, why, sizeof(why)))
+	if (cgt_schedule_decode(choices, (long)steps, &out->schedule, why, sizeof(why)))
 		return fail(c, "\"schedule\".\"choices\": %s", why);
 	if (out->schedule.len != steps)
 		return fail(c, "\"schedule\".\"steps\" is %lld but \"choices\" holds %ld decisions",

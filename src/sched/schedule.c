@@ -86,7 +86,8 @@ static long parse_count(const char **p, long max)
 	return v;
 }
 
-int cgt_schedule_decode(const char *text, struct cgt_schedule *s, char *err, size_t errlen)
+int cgt_schedule_decode(const char *text, long max, struct cgt_schedule *s, char *err,
+			size_t errlen)
 {
 	const char *p = text;
 	long token = 0;
@@ -111,8 +112,10 @@ int cgt_schedule_decode(const char *text, struct cgt_schedule *s, char *err, siz
 		}
 		if (*p && *p != ' ')
 			goto bad;
-		if (s->len + run > CGT_SCHEDULE_MAX) {
-			snprintf(err, errlen, "schedule longer than %ld decisions", CGT_SCHEDULE_MAX);
+		/* checked before the run is spelled out: "1*67108864" costs nothing */
+		if (s->len + run > max || s->len + run > CGT_SCHEDULE_MAX) {
+			snprintf(err, errlen, "schedule longer than %ld decisions",
+				 max < CGT_SCHEDULE_MAX ? max : CGT_SCHEDULE_MAX);
 			goto fail;
 		}
 		while (run--)

@@ -21,8 +21,9 @@ int cgt_schedule_push(struct cgt_schedule *s, int id);
 void cgt_schedule_free(struct cgt_schedule *s);
 /* The run-length string, malloc'd; NULL if out of memory. */
 char *cgt_schedule_encode(const struct cgt_schedule *s);
-/* Parse @text; 0, or -1 with a one-line reason in @err. */
-int cgt_schedule_decode(const char *text, struct cgt_schedule *s, char *err, size_t errlen);
+/* Parse @text, at most @max decisions; 0, or -1 with a one-line reason in @err. */
+int cgt_schedule_decode(const char *text, long max, struct cgt_schedule *s, char *err,
+			size_t errlen);
 /* How many times the running thread changed. */
 long cgt_schedule_switches(const struct cgt_schedule *s);
 
