@@ -83,6 +83,7 @@ test: unit build/plain/cgtorture build/tsan/cgtorture build/asan/cgtorture
 	tests/cli.sh build/plain/cgtorture
 	tests/variants.sh build/plain/cgtorture build/tsan/cgtorture
 	tests/bugs.sh build
+	tests/sched.sh build
 	tests/compare.sh build/plain/cgtorture
 	tests/nightly.sh build
 

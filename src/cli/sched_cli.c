@@ -415,7 +415,8 @@ struct shrink {
 
 /*
  * One trial: @cfg following @follow as far as it fits. Kept if the failure came back, and,
- * for a trial of fewer switches (@fewer), if the run it made has fewer.
+ * for a trial of a shorter schedule (@fewer), if the run it made has no more decisions and
+ * no more switches than the best so far, and fewer of one of them.
  */
 static bool shrink_try(struct shrink *sh, const struct cgt_run_config *cfg,
 		       const struct cgt_schedule *follow, bool fewer)
@@ -432,8 +433,13 @@ static bool shrink_try(struct shrink *sh, const struct cgt_run_config *cfg,
 	c.no_report = true;
 	if (cgt_run_child(&c, true, &res))
 		return false;
-	same = res.ran && res.detector == sh->target &&
-	       (!fewer || cgt_schedule_switches(&res.schedule) < cgt_schedule_switches(&sh->best));
+	same = res.ran && res.detector == sh->target;
+	if (same && fewer) {
+		long sw = cgt_schedule_switches(&res.schedule), best_sw = cgt_schedule_switches(&sh->best);
+
+		same = sw <= best_sw && res.schedule.len <= sh->best.len &&
+		       (sw < best_sw || res.schedule.len < sh->best.len);
+	}
 	if (same) {
 		cgt_schedule_free(&sh->best);
 		sh->best = res.schedule;
@@ -454,6 +460,30 @@ static bool schedule_prefix(const struct cgt_schedule *s, long n, struct cgt_sch
 		if (cgt_schedule_push(out, s->choice[k]))
 			return false;
 	return true;
+}
+
+/*
+ * The shortest prefix of the schedule that still leads to the failure, the rest left to the
+ * lenient follower (the running thread goes on while it can): most switches of a random
+ * schedule have nothing to do with the failure. A binary search, as the failure need not
+ * come back for every longer prefix.
+ */
+static void shrink_prefix(struct shrink *sh)
+{
+	long lo = 0, hi = sh->best_step + 1;
+
+	while (lo + 1 < hi && sh->runs < sh->budget && !cgt_run_interrupted()) {
+		long mid = lo + (hi - lo) / 2;
+		struct cgt_schedule cand;
+
+		if (!schedule_prefix(&sh->best, mid, &cand))
+			return;
+		if (shrink_try(sh, &sh->cfg, &cand, true))
+			hi = sh->best_step + 1 < mid ? sh->best_step + 1 : mid;
+		else
+			lo = mid;
+		cgt_schedule_free(&cand);
+	}
 }
 
 /*
@@ -568,6 +598,7 @@ int cgt_shrink_main(int argc, char **argv)
 		goto out;
 	}
 	cgt_schedule_free(&first);
+	shrink_prefix(&sh);
 	for (struct cgt_run_config c = sh.cfg; c.threads > 1 && !cgt_run_interrupted(); ) {
 		c.threads /= 2;
 		if (!shrink_try(&sh, &c, &sh.best, false))

@@ -27,7 +27,7 @@ const struct cgt_bug_info cgt_bug_catalogue[CGT_NR_BUGS] = {
 		.detector = CGT_DET_LIVELOCK, .build = "plain",
 		.twin = "for_each_thread from the leader",
 		.options = "--perturb 100 --threads 64 --mix fork=35,exec=10,exit=15,migrate=5,observe=35",
-		.explore = "--sched random --threads 8 --steps 5000 --mix fork=35,exec=10,exit=15,migrate=5,observe=35",
+		.explore = "--sched pct --depth 3 --threads 8 --steps 5000 --mix fork=35,exec=10,exit=15,migrate=5,observe=35",
 	},
 	[CGT_BUG_NO_PID_ALIVE] = {
 		.name = "no-pid-alive",

@@ -1,0 +1,139 @@
+#!/bin/sh
+# Controlled schedules (src/sched, cgtorture explore/replay/shrink): the same seed makes the
+# same choices; fixed twins run clean under the scheduler in every build; every catalogued bug
+# is found by explore with its catalogue options, in its build, and its report replays to the
+# same failure at the same decision, shrinks, and the shrunk report replays too; bad reports
+# and options get one line and exit status 2.
+# Usage: tests/sched.sh BUILD_DIR   (holding plain/, tsan/ and asan/cgtorture)
+set -u
+dir=${1:?usage: tests/sched.sh BUILD_DIR}
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+fails=0
+plain=$dir/plain/cgtorture
+
+ok() { echo "ok:   $*"; }
+bad() { echo "FAIL: $*"; fails=$((fails + 1)); }
+
+# -- determinism, in two builds and with both schedulers
+for build in plain tsan; do
+	for sched in random "pct --depth 3"; do
+		# shellcheck disable=SC2086
+		if "$dir/$build/cgtorture" run --sched $sched --threads 8 --steps 3000 --seed 11 \
+			--check-determinism --quiet --out "$out/det" >"$out/log" 2>&1 &&
+			grep -q '^determinism: PASS' "$out/log"; then
+			ok "determinism ($build, $sched): $(grep '^determinism' "$out/log")"
+		else
+			bad "determinism ($build, $sched)"; grep '^determinism' "$out/log" | sed 's/^/    /'
+		fi
+	done
+done
+
+# -- fixed twins: a controlled run of the correct model is clean in every build
+for build in plain tsan asan; do
+	for sched in random pct; do
+		"$dir/$build/cgtorture" run --sched "$sched" --threads 8 --steps 4000 --seed 5 \
+			--expect pass --quiet --out "$out/twin" >"$out/log" 2>&1
+		rc=$?
+		races=$(grep -c 'WARNING: ThreadSanitizer\|ERROR: AddressSanitizer' "$out/log")
+		if [ "$rc" = 0 ] && [ "$races" = 0 ]; then
+			ok "twin clean under $sched ($build)"
+		else
+			bad "twin under $sched ($build): status $rc, $races sanitizer report(s)"
+			grep -E 'report\(s\)|^  \[' "$out/log" | head -3 | sed 's/^/    /'
+		fi
+	done
+done
+
+# -- every bug: explore finds it, replay reproduces it exactly, shrink cuts it down
+"$plain" bugs --tsv >"$out/bugs" || exit 1
+while IFS="$(printf '\t')" read -r bug det build _options explore; do
+	bin=$dir/$build/cgtorture
+	# shellcheck disable=SC2086
+	"$bin" explore --bug "$bug" $explore --seed 1 --runs 40 --out "$out/$bug" >"$out/log" 2>/dev/null
+	report=$(sed -n 's/^  report: //p' "$out/log" | head -1)
+	if ! grep -q "^explore: $det found after" "$out/log" || [ ! -f "$report" ]; then
+		bad "explore did not find $bug ($build)"; tail -2 "$out/log" | sed 's/^/    /'
+		continue
+	fi
+	ok "$bug ($build): $(tail -1 "$out/log" | sed 's/^explore: //')"
+	if "$bin" replay "$report" >"$out/log" 2>&1 && grep -q '^replay: reproduced: ' "$out/log"; then
+		ok "  $(grep '^replay:' "$out/log" | head -1)"
+	else
+		bad "  $bug did not replay"; head -3 "$out/log" | sed 's/^/    /'
+	fi
+	shrunk=$(dirname "$report")/report.shrunk.json
+	if "$bin" shrink "$report" --runs 12 >"$out/log" 2>&1 && [ -f "$shrunk" ] &&
+		"$bin" replay "$shrunk" >"$out/log2" 2>&1 && grep -q '^replay: reproduced' "$out/log2"; then
+		ok "  $(grep '^shrink:' "$out/log" | head -1)"
+	else
+		bad "  $bug: shrink, or the replay of its result"
+		cat "$out/log" "$out/log2" 2>/dev/null | head -4 | sed 's/^/    /'
+	fi
+done <"$out/bugs"
+
+# -- bad input: one line on stderr, exit 2
+refused() {
+	what=$1; shift
+	"$@" >"$out/o" 2>"$out/e"
+	rc=$?
+	lines=$(cat "$out/e" "$out/o" | grep -c .)
+	if [ "$rc" = 2 ] && [ "$lines" -le 2 ]; then
+		ok "refused: $what: $(cat "$out/e" "$out/o" | head -1)"
+	else
+		bad "$what: status $rc, $lines line(s)"; head -3 "$out/e" "$out/o" | sed 's/^/    /'
+	fi
+}
+"$plain" explore --bug walk-from-exiting --sched random --threads 8 --steps 5000 --seed 1 \
+	--runs 5 --out "$out/base" >"$out/log" 2>&1
+base=$(sed -n 's/^  report: //p' "$out/log" | head -1)
+if [ ! -f "$base" ]; then
+	bad "no report to alter"
+else
+	printf '{"schema": ' >"$out/trunc.json"
+	head -c 300 "$base" >"$out/cut.json"
+	sed 's/"version": 2/"version": 1/' "$base" >"$out/v1.json"
+	# T<threads + 1> never exists: the replay must say at which decision it stopped fitting
+	python3 - "$base" "$out/alien.json" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+s = r["schedule"]
+c = []
+for tok in s["choices"].split():
+    t, _, n = tok.partition("*")
+    c += [int(t)] * int(n or 1)
+s["threads"] += 1
+c[len(c) // 2] = s["threads"]
+s["switches"] = sum(1 for a, b in zip(c, c[1:]) if a != b)
+s["choices"] = " ".join(str(t) for t in c)
+json.dump(r, open(sys.argv[2], "w"))
+PY
+	refused "a report that is not JSON" "$plain" replay "$out/trunc.json"
+	refused "a truncated report" "$plain" replay "$out/cut.json"
+	refused "a report of schema version 1" "$plain" replay "$out/v1.json"
+	refused "a missing report" "$plain" replay "$out/none.json"
+	refused "a schedule naming a thread that never was" "$plain" replay "$out/alien.json"
+	grep -q '^replay: diverged at step [0-9]*: T[0-9]* does not exist' "$out/o" ||
+		bad "the divergence does not say where: $(cat "$out/o")"
+	refused "a plain report in the TSan build" "$dir/tsan/cgtorture" replay "$base"
+	refused "shrinking a report of no failure" "$plain" shrink "$out/v1.json"
+fi
+refused "explore --sched none" "$plain" explore --sched none --runs 2
+refused "explore --runs 0" "$plain" explore --runs 0
+refused "--check-determinism free-running" "$plain" run --check-determinism
+refused "replay with no report" "$plain" replay
+refused "an --out with a space" "$plain" run --out "$out/a b"
+
+# -- a free-running report is re-run with its seed; the rate is printed
+"$plain" run --bug walk-from-exiting --perturb 100 --threads 64 --duration 10 --stop-on livelock \
+	--expect fail --quiet --out "$out/free" >/dev/null 2>&1
+free=$(find "$out/free" -name report.json | head -1)
+if [ -n "$free" ] && "$plain" replay "$free" --tries 3 >"$out/log" 2>&1;
+	[ -n "$free" ] && grep -q '^replay: reproduced [0-3] of 3' "$out/log"; then
+	ok "free-running replay: $(tail -1 "$out/log")"
+else
+	bad "free-running replay"; tail -3 "$out/log" 2>/dev/null | sed 's/^/    /'
+fi
+
+[ "$fails" = 0 ] && echo "sched: all checks passed" || echo "sched: $fails failure(s)"
+[ "$fails" = 0 ]
