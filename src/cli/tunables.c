@@ -563,6 +563,12 @@ void cgt_tunables_banner(FILE *f, const struct cgt_run_config *cfg)
 	if (cgt_build_slowdown() > 1)
 		fprintf(f, "\n  %s build: stall and starve stretched x%d to %gs and %gs",
 			cgt_build_name(), cgt_build_slowdown(), cfg->stall, cfg->starve);
+	if (cfg->sched && cfg->sched->bound)
+		fprintf(f, "\n  %s: a bug of depth %d is found by one run with probability at least "
+			"1/(n k^(d-1)) = %.3g (n = %d threads, k = %d decisions)", cfg->sched->name,
+			cfg->depth, cfg->sched->bound(cfg->threads + cfg->walkers + 1, cfg->steps,
+						      cfg->depth),
+			cfg->threads + cfg->walkers + 1, cfg->steps);
 	fprintf(f, "\n  css-lock %s: %s\n", cfg->css_lock->name, cfg->css_lock->desc);
 }
 
