@@ -4,6 +4,8 @@
 # is found by explore with its catalogue options, in its build, and its report replays to the
 # same failure at the same decision, shrinks, and the shrunk report replays too; bad reports
 # and options get one line and exit status 2.
+# Controlled runs are bounded by --steps; --duration 60 only keeps a loaded machine from
+# cutting one short by the wall clock, which would change where it stops.
 # Usage: tests/sched.sh BUILD_DIR   (holding plain/, tsan/ and asan/cgtorture)
 set -u
 dir=${1:?usage: tests/sched.sh BUILD_DIR}
@@ -20,7 +22,7 @@ for build in plain tsan; do
 	for sched in random "pct --depth 3"; do
 		# shellcheck disable=SC2086
 		if "$dir/$build/cgtorture" run --sched $sched --threads 8 --steps 3000 --seed 11 \
-			--check-determinism --quiet --out "$out/det" >"$out/log" 2>&1 &&
+			--check-determinism --duration 60 --quiet --out "$out/det" >"$out/log" 2>&1 &&
 			grep -q '^determinism: PASS' "$out/log"; then
 			ok "determinism ($build, $sched): $(grep '^determinism' "$out/log")"
 		else
@@ -33,7 +35,7 @@ done
 for build in plain tsan asan; do
 	for sched in random pct; do
 		"$dir/$build/cgtorture" run --sched "$sched" --threads 8 --steps 4000 --seed 5 \
-			--expect pass --quiet --out "$out/twin" >"$out/log" 2>&1
+			--expect pass --duration 60 --quiet --out "$out/twin" >"$out/log" 2>&1
 		rc=$?
 		races=$(grep -c 'WARNING: ThreadSanitizer\|ERROR: AddressSanitizer' "$out/log")
 		if [ "$rc" = 0 ] && [ "$races" = 0 ]; then
@@ -50,7 +52,7 @@ done
 while IFS="$(printf '\t')" read -r bug det build _options explore; do
 	bin=$dir/$build/cgtorture
 	# shellcheck disable=SC2086
-	"$bin" explore --bug "$bug" $explore --seed 1 --runs 40 --out "$out/$bug" >"$out/log" 2>/dev/null
+	"$bin" explore --bug "$bug" $explore --seed 1 --runs 40 --duration 60 --out "$out/$bug" >"$out/log" 2>/dev/null
 	report=$(sed -n 's/^  report: //p' "$out/log" | head -1)
 	if ! grep -q "^explore: $det found after" "$out/log" || [ ! -f "$report" ]; then
 		bad "explore did not find $bug ($build)"; tail -2 "$out/log" | sed 's/^/    /'
@@ -84,7 +86,7 @@ refused() {
 		bad "$what: status $rc, $lines line(s)"; head -3 "$out/e" "$out/o" | sed 's/^/    /'
 	fi
 }
-"$plain" explore --bug walk-from-exiting --sched random --threads 8 --steps 5000 --seed 1 \
+"$plain" explore --bug walk-from-exiting --sched random --threads 8 --steps 5000 --seed 1 --duration 60 \
 	--runs 5 --out "$out/base" >"$out/log" 2>&1
 base=$(sed -n 's/^  report: //p' "$out/log" | head -1)
 if [ ! -f "$base" ]; then
