@@ -33,7 +33,9 @@ printf '%s seeds x %s s budget per run, %s cores, %s\n\n' "$seeds" "$budget" "$(
 printf '%-27s %-11s %-5s | %-22s | %-22s | %s\n' bug detector build \
 	"perturbed: caught med worst" "unperturbed: caught med worst" "twin reports"
 "$dir/plain/cgtorture" bugs --tsv >"$out/bugs"
-while IFS="$(printf '\t')" read -r bug det build options _explore; do
+# a tab is white space to read, so empty columns would merge: split on \037 instead
+tr '\t' '\037' <"$out/bugs" >"$out/bugs.us"
+while IFS="$(printf '\037')" read -r bug det build options _explore; do
 	# CGT_BENCH_BUGS="a b": only those bugs
 	case " ${CGT_BENCH_BUGS:-$bug} " in *" $bug "*) ;; *) continue ;; esac
 	bin=$dir/$build/cgtorture
@@ -63,7 +65,7 @@ while IFS="$(printf '\t')" read -r bug det build options _explore; do
 	printf '%-27s %-11s %-5s | %s | %s | %d\n' "$bug" "$det" "$build" \
 		"$(stats "$out/p")" "$(stats "$out/u")" "$twin"
 	echo "BENCH detect bug=$bug perturbed=\"$(stats "$out/p")\" unperturbed=\"$(stats "$out/u")\" twin_reports=$twin" >>"$out/bench"
-done <"$out/bugs"
+done <"$out/bugs.us"
 echo
 cat "$out/bench"
 [ -s "$out/twins" ] && { echo; echo "twin reports:"; cat "$out/twins"; }

@@ -25,7 +25,9 @@ printf 'found: seeds that found it. %s cores, %s\n\n' "$(nproc)" "$(date -u +%F)
 printf '%-27s %-11s %-5s | %-13s | %-13s | %-13s | %-13s\n' bug detector build \
 	"random" "pct d=1" "pct d=2" "pct d=3"
 "$dir/plain/cgtorture" bugs --tsv >"$out/bugs"
-while IFS="$(printf '\t')" read -r bug det build _options explore; do
+# a tab is white space to read, so empty columns would merge: split on \037 instead
+tr '\t' '\037' <"$out/bugs" >"$out/bugs.us"
+while IFS="$(printf '\037')" read -r bug det build _options explore; do
 	case " ${CGT_BENCH_BUGS:-$bug} " in *" $bug "*) ;; *) continue ;; esac
 	bin=$dir/$build/cgtorture
 	base=$(echo "$explore" | sed 's/--sched [a-z]*//; s/--depth [0-9]*//')
@@ -63,4 +65,4 @@ while IFS="$(printf '\t')" read -r bug det build _options explore; do
 		printf '    not found: nothing to replay or shrink\n'
 	fi
 	rm -f "$out/first"
-done <"$out/bugs"
+done <"$out/bugs.us"

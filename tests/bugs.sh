@@ -12,7 +12,9 @@ trap 'rm -rf "$log" "$out"' EXIT
 fails=0
 
 "$dir/plain/cgtorture" bugs --tsv >"$log.tsv" || exit 1
-while IFS="$(printf '\t')" read -r bug detector build options _explore; do
+# a tab is white space to read, so empty columns would merge: split on \037 instead
+tr '\t' '\037' <"$log.tsv" >"$log.tsv.us"
+while IFS="$(printf '\037')" read -r bug detector build options _explore; do
 	bin=$dir/$build/cgtorture
 	# shellcheck disable=SC2086
 	"$bin" run --bug "$bug" $options --duration "$budget" --stop-on "$detector" --expect fail \
@@ -39,7 +41,7 @@ while IFS="$(printf '\t')" read -r bug detector build options _explore; do
 			fails=$((fails + 1))
 		fi
 	done
-done <"$log.tsv"
-rm -f "$log.tsv"
+done <"$log.tsv.us"
+rm -f "$log.tsv" "$log.tsv.us"
 [ "$fails" = 0 ] && echo "bugs: all caught, every twin clean" || echo "bugs: $fails failure(s)"
 [ "$fails" = 0 ]

@@ -49,7 +49,9 @@ done
 
 # -- every bug: explore finds it, replay reproduces it exactly, shrink cuts it down
 "$plain" bugs --tsv >"$out/bugs" || exit 1
-while IFS="$(printf '\t')" read -r bug det build _options explore; do
+# a tab is white space to read, so empty columns would merge: split on \037 instead
+tr '\t' '\037' <"$out/bugs" >"$out/bugs.us"
+while IFS="$(printf '\037')" read -r bug det build _options explore; do
 	bin=$dir/$build/cgtorture
 	# shellcheck disable=SC2086
 	"$bin" explore --bug "$bug" $explore --seed 1 --runs 40 --duration 60 --out "$out/$bug" >"$out/log" 2>/dev/null
@@ -72,7 +74,7 @@ while IFS="$(printf '\t')" read -r bug det build _options explore; do
 		bad "  $bug: shrink, or the replay of its result"
 		cat "$out/log" "$out/log2" 2>/dev/null | head -4 | sed 's/^/    /'
 	fi
-done <"$out/bugs"
+done <"$out/bugs.us"
 
 # -- bad input: one line on stderr, exit 2
 refused() {
