@@ -45,13 +45,6 @@ static inline void cpu_relax(void)
 #endif
 #endif
 
-/* Code ThreadSanitizer must not instrument: the controlled scheduler's own state. */
-#ifdef CGT_TSAN
-#define CGT_NO_TSAN	__attribute__((no_sanitize("thread")))
-#else
-#define CGT_NO_TSAN
-#endif
-
 #if defined(__SANITIZE_ADDRESS__)
 #define CGT_ASAN 1
 #elif defined(__has_feature)

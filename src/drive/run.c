@@ -115,7 +115,11 @@ static bool run_check(struct cgt_run *run, int walkers)
 	return quiet;
 }
 
-/* A walker: a reader outside the model's thread groups, as a monitoring tool would be. */
+/*
+ * The driver's own model threads: init (walkers[0]) and the walkers, readers outside the
+ * model's thread groups as a monitoring tool would be. Each takes a turn between two marked
+ * points, and parks or stops there as every model thread does.
+ */
 struct walker {
 	pthread_t thread;
 	struct cgt_run *run;
@@ -123,44 +127,42 @@ struct walker {
 	struct cgt_watch watch;
 	struct cgt_thread state;
 	struct cgt_sched_ent ent;
+	bool init;
 };
 
-static void *walker_main(void *arg)
+static void walker_turn(struct walker *w)
 {
-	struct walker *w = arg;
-	struct cgt_run *run = w->run;
-
-	cgt_rcu_register_thread();
-	cgt_thread_register(&w->state, CGT_ROLE_WALKER, 0);
-	if (cgt_sched_on())
-		cgt_sched_enter(&w->ent);
-	while (!cgt_run_stopping(run)) {
-		cgt_point(CGT_PT_LOOP, NULL);
-		if (__atomic_load_n(&run->pause, __ATOMIC_ACQUIRE)) {
-			cgt_run_park(run, NULL);
-			continue;
-		}
-		cgt_observe(run, &w->rng, &w->watch);
-	}
-	cgt_sched_exit();
-	cgt_thread_unregister(&w->state);
-	cgt_rcu_unregister_thread();
-	return NULL;
+	cgt_observe(w->run, &w->rng, &w->watch);
 }
 
 /*
  * init (pid 1) keeps the population up: a new process when few threads are left. It is a
  * thread of its own, so the driver never blocks inside the model, whatever the model does.
  */
-static void *init_main(void *arg)
+static void init_turn(struct walker *w)
 {
-	struct walker *w = arg;
 	struct cgt_run *run = w->run;
 	int floor = run->cfg->threads / 4 > 1 ? run->cfg->threads / 4 : 1;
 	struct timespec ts = { 0, TICK_NS / 4 };
 
+	while (READ_ONCE(run->stats.live) < floor && !cgt_run_stopping(run) &&
+	       !__atomic_load_n(&run->pause, __ATOMIC_ACQUIRE))
+		if (cgt_fork_from(run, &init_task, false))
+			break;
+	/* under the scheduler the loop's marked point is init's pause */
+	if (!cgt_sched_on())
+		nanosleep(&ts, NULL);
+}
+
+static void *walker_main(void *arg)
+{
+	struct walker *w = arg;
+	struct cgt_run *run = w->run;
+	bool init = w->init;
+
 	cgt_rcu_register_thread();
-	cgt_thread_register(&w->state, CGT_ROLE_ACTOR, init_task.pid);
+	cgt_thread_register(&w->state, init ? CGT_ROLE_ACTOR : CGT_ROLE_WALKER,
+			    init ? init_task.pid : 0);
 	if (cgt_sched_on())
 		cgt_sched_enter(&w->ent);
 	while (!cgt_run_stopping(run)) {
@@ -169,13 +171,10 @@ static void *init_main(void *arg)
 			cgt_run_park(run, NULL);
 			continue;
 		}
-		while (READ_ONCE(run->stats.live) < floor && !cgt_run_stopping(run) &&
-		       !__atomic_load_n(&run->pause, __ATOMIC_ACQUIRE))
-			if (cgt_fork_from(run, &init_task, false))
-				break;
-		/* under the scheduler the loop's marked point is init's pause */
-		if (!cgt_sched_on())
-			nanosleep(&ts, NULL);
+		if (init)
+			init_turn(w);
+		else
+			walker_turn(w);
 	}
 	cgt_sched_exit();
 	cgt_thread_unregister(&w->state);
@@ -431,10 +430,11 @@ int cgt_run(const struct cgt_run_config *cfg, struct cgt_run_result *res)
 	walkers = calloc((size_t)cfg->walkers + 1, sizeof(*walkers));
 	for (i = 0; walkers && i <= cfg->walkers; i++) {
 		walkers[i].run = run;
+		walkers[i].init = !i;
 		prng_seed(&walkers[i].rng, cfg->seed, ~(uint64_t)i);
 		if (cfg->sched)
 			cgt_sched_add(&walkers[i].ent);
-		if (pthread_create(&walkers[i].thread, NULL, i ? walker_main : init_main, &walkers[i]))
+		if (pthread_create(&walkers[i].thread, NULL, walker_main, &walkers[i]))
 			break;
 		nwalkers++;
 	}

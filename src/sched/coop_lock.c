@@ -28,7 +28,7 @@
 #endif
 
 /* May a thread that queued with @ticket take @lock on @side now? */
-CGT_NO_TSAN static bool coop_can(const struct cgt_lock *lock, int side, long ticket)
+static bool coop_can(const struct cgt_lock *lock, int side, long ticket)
 {
 	if (!lock->ops->shared)
 		side = CGT_WRITE;
@@ -46,12 +46,12 @@ CGT_NO_TSAN static bool coop_can(const struct cgt_lock *lock, int side, long tic
 	return true;
 }
 
-CGT_NO_TSAN static bool waiter_can(struct cgt_sched_ent *e)
+static bool waiter_can(struct cgt_sched_ent *e)
 {
 	return coop_can(e->lock_wait, e->lock_side, e->lock_ticket);
 }
 
-CGT_NO_TSAN void cgt_coop_lock(struct cgt_lock *lock, int side)
+void cgt_coop_lock(struct cgt_lock *lock, int side)
 {
 	CGT_UNSEEN();
 	struct cgt_sched_ent *me = cgt_sched_self;
@@ -89,7 +89,7 @@ CGT_NO_TSAN void cgt_coop_lock(struct cgt_lock *lock, int side)
 	tsan_acquire(lock, side);
 }
 
-CGT_NO_TSAN void cgt_coop_unlock(struct cgt_lock *lock, int side)
+void cgt_coop_unlock(struct cgt_lock *lock, int side)
 {
 	CGT_UNSEEN();
 	tsan_release(lock, side);

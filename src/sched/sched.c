@@ -4,7 +4,7 @@
  * (recorded, or followed from a schedule), blocking and waking, and RCU grace periods counted
  * in decisions rather than time, so that even the freeing of memory happens at the same step
  * every time. Everything here runs in the baton holder, or in the driver while no thread
- * holds the baton; see sched.h for why none of it is instrumented by ThreadSanitizer.
+ * holds the baton; see sched.h for why ThreadSanitizer does not look at it.
  */
 #include <errno.h>
 #include <limits.h>
@@ -74,14 +74,14 @@ static void futex_wake(int *addr, int n)
 }
 
 /* The baton: relaxed atomics ordered by fences (invisible to TSan) and a futex to sleep on. */
-CGT_NO_TSAN static void gate_open(struct cgt_sched_ent *e)
+static void gate_open(struct cgt_sched_ent *e)
 {
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
 	__atomic_store_n(&e->gate, 1, __ATOMIC_RELAXED);
 	futex_wake(&e->gate, 1);
 }
 
-CGT_NO_TSAN static void gate_wait(struct cgt_sched_ent *e)
+static void gate_wait(struct cgt_sched_ent *e)
 {
 	while (!__atomic_load_n(&e->gate, __ATOMIC_RELAXED))
 		futex_wait(&e->gate, 0, NULL);
@@ -89,7 +89,7 @@ CGT_NO_TSAN static void gate_wait(struct cgt_sched_ent *e)
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
 }
 
-CGT_NO_TSAN static void go_idle(void)
+static void go_idle(void)
 {
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
 	__atomic_store_n(&S.running, 0, __ATOMIC_RELAXED);
@@ -111,7 +111,7 @@ static int cbs_push(struct rcu_cbs *q, struct rcu_head *head, void (*func)(struc
 	return 0;
 }
 
-CGT_NO_TSAN int cgt_sched_init(const struct cgt_sched_config *cfg)
+int cgt_sched_init(const struct cgt_sched_config *cfg)
 {
 	CGT_UNSEEN();
 	free(S.live);
@@ -129,14 +129,14 @@ CGT_NO_TSAN int cgt_sched_init(const struct cgt_sched_config *cfg)
 	return 0;
 }
 
-CGT_NO_TSAN void cgt_sched_finish(void)
+void cgt_sched_finish(void)
 {
 	CGT_UNSEEN();
 	cgt_sched_enabled = false;
 	WRITE_ONCE(cgt_step_clock, -1);
 }
 
-CGT_NO_TSAN void cgt_sched_add(struct cgt_sched_ent *e)
+void cgt_sched_add(struct cgt_sched_ent *e)
 {
 	CGT_UNSEEN();
 	if (S.nlive == S.cap) {
@@ -283,12 +283,11 @@ static struct cgt_sched_ent *decide(struct cgt_sched_ent *cur)
 		next = want > 0 ? find_runnable(n, want) : NULL;
 		if (!next && !S.cfg.lenient)
 			diverge(step, want);
+	}
+	if (!next && follow) {
 		/* a lenient follower, or a replay that no longer fits, keeps switches few */
-		if (!next)
-			next = cur && cur->state == CGT_ENT_RUNNABLE ? cur : S.runnable[0];
-	} else if (follow) {
 		next = cur && cur->state == CGT_ENT_RUNNABLE ? cur : S.runnable[0];
-	} else {
+	} else if (!next) {
 		next = S.cfg.ops->pick(S.runnable, n, cur, step);
 	}
 	if (cgt_schedule_push(&S.rec, next->id)) {
@@ -300,7 +299,7 @@ static struct cgt_sched_ent *decide(struct cgt_sched_ent *cur)
 	return next;
 }
 
-CGT_NO_TSAN void cgt_sched_kick(void)
+void cgt_sched_kick(void)
 {
 	CGT_UNSEEN();
 	struct cgt_sched_ent *next = decide(NULL);
@@ -311,7 +310,7 @@ CGT_NO_TSAN void cgt_sched_kick(void)
 	gate_open(next);
 }
 
-CGT_NO_TSAN enum cgt_sched_idle cgt_sched_wait_idle(double timeout)
+enum cgt_sched_idle cgt_sched_wait_idle(double timeout)
 {
 	CGT_UNSEEN();
 	struct timespec ts = { (time_t)timeout, (long)((timeout - (double)(time_t)timeout) * 1e9) };
@@ -334,31 +333,31 @@ CGT_NO_TSAN enum cgt_sched_idle cgt_sched_wait_idle(double timeout)
 	return blocked ? CGT_IDLE_DEADLOCK : CGT_IDLE_PARKED;
 }
 
-CGT_NO_TSAN void cgt_sched_request_stop(void)
+void cgt_sched_request_stop(void)
 {
 	CGT_UNSEEN();
 	__atomic_store_n(&S.stop, 1, __ATOMIC_RELAXED);
 }
 
-CGT_NO_TSAN bool cgt_sched_stop_requested(void)
+bool cgt_sched_stop_requested(void)
 {
 	CGT_UNSEEN();
 	return __atomic_load_n(&S.stop, __ATOMIC_RELAXED);
 }
 
-CGT_NO_TSAN long cgt_sched_steps(void)
+long cgt_sched_steps(void)
 {
 	CGT_UNSEEN();
 	return S.step;
 }
 
-CGT_NO_TSAN const struct cgt_schedule *cgt_sched_recorded(void)
+const struct cgt_schedule *cgt_sched_recorded(void)
 {
 	CGT_UNSEEN();
 	return &S.rec;
 }
 
-CGT_NO_TSAN long cgt_sched_diverged(char *why, size_t len)
+long cgt_sched_diverged(char *why, size_t len)
 {
 	CGT_UNSEEN();
 	if (why && len)
@@ -366,13 +365,13 @@ CGT_NO_TSAN long cgt_sched_diverged(char *why, size_t len)
 	return S.diverged;
 }
 
-CGT_NO_TSAN int cgt_sched_max_id(void)
+int cgt_sched_max_id(void)
 {
 	CGT_UNSEEN();
 	return S.next_id;
 }
 
-CGT_NO_TSAN int cgt_sched_blocked(struct cgt_sched_ent **out, int max)
+int cgt_sched_blocked(struct cgt_sched_ent **out, int max)
 {
 	CGT_UNSEEN();
 	int n = 0;
@@ -383,7 +382,7 @@ CGT_NO_TSAN int cgt_sched_blocked(struct cgt_sched_ent **out, int max)
 	return n;
 }
 
-CGT_NO_TSAN void cgt_sched_enter(struct cgt_sched_ent *e)
+void cgt_sched_enter(struct cgt_sched_ent *e)
 {
 	CGT_UNSEEN();
 	cgt_sched_self = e;
@@ -393,7 +392,7 @@ CGT_NO_TSAN void cgt_sched_enter(struct cgt_sched_ent *e)
 	gate_wait(e);
 }
 
-CGT_NO_TSAN void cgt_sched_exit(void)
+void cgt_sched_exit(void)
 {
 	CGT_UNSEEN();
 	struct cgt_sched_ent *me = cgt_sched_self, *next;
@@ -429,7 +428,7 @@ static void switch_to(struct cgt_sched_ent *me, struct cgt_sched_ent *next)
 	gate_wait(me);
 }
 
-CGT_NO_TSAN void cgt_sched_point(int point)
+void cgt_sched_point(int point)
 {
 	CGT_UNSEEN();
 	struct cgt_sched_ent *me = cgt_sched_self;
@@ -441,7 +440,7 @@ CGT_NO_TSAN void cgt_sched_point(int point)
 	switch_to(me, decide(me));
 }
 
-CGT_NO_TSAN void cgt_sched_block(const void *obj)
+void cgt_sched_block(const void *obj)
 {
 	CGT_UNSEEN();
 	struct cgt_sched_ent *me = cgt_sched_self;
@@ -453,7 +452,7 @@ CGT_NO_TSAN void cgt_sched_block(const void *obj)
 	switch_to(me, decide(me));
 }
 
-CGT_NO_TSAN void cgt_sched_wake_ent(struct cgt_sched_ent *e, const void *obj)
+void cgt_sched_wake_ent(struct cgt_sched_ent *e, const void *obj)
 {
 	CGT_UNSEEN();
 	if (e->state == CGT_ENT_BLOCKED && e->blocked_on == obj) {
@@ -462,14 +461,14 @@ CGT_NO_TSAN void cgt_sched_wake_ent(struct cgt_sched_ent *e, const void *obj)
 	}
 }
 
-CGT_NO_TSAN void cgt_sched_wake(const void *obj)
+void cgt_sched_wake(const void *obj)
 {
 	CGT_UNSEEN();
 	for (int i = 0; i < S.nlive; i++)
 		cgt_sched_wake_ent(S.live[i], obj);
 }
 
-CGT_NO_TSAN void cgt_sched_wake_if(const void *obj, bool (*can)(struct cgt_sched_ent *e))
+void cgt_sched_wake_if(const void *obj, bool (*can)(struct cgt_sched_ent *e))
 {
 	CGT_UNSEEN();
 	for (int i = 0; i < S.nlive; i++)
@@ -478,14 +477,14 @@ CGT_NO_TSAN void cgt_sched_wake_if(const void *obj, bool (*can)(struct cgt_sched
 			cgt_sched_wake_ent(S.live[i], obj);
 }
 
-CGT_NO_TSAN void cgt_sched_rcu_lock(void)
+void cgt_sched_rcu_lock(void)
 {
 	CGT_UNSEEN();
 	if (cgt_sched_self)
 		cgt_sched_self->rcu_depth++;
 }
 
-CGT_NO_TSAN void cgt_sched_rcu_unlock(void)
+void cgt_sched_rcu_unlock(void)
 {
 	CGT_UNSEEN();
 	struct cgt_sched_ent *me = cgt_sched_self;
@@ -494,7 +493,7 @@ CGT_NO_TSAN void cgt_sched_rcu_unlock(void)
 		me->rcu_qs++;
 }
 
-CGT_NO_TSAN void cgt_sched_call_rcu(struct rcu_head *head, void (*func)(struct rcu_head *head))
+void cgt_sched_call_rcu(struct rcu_head *head, void (*func)(struct rcu_head *head))
 {
 	CGT_UNSEEN();
 	if (cbs_push(&S.pending, head, func)) {
@@ -516,7 +515,7 @@ static void gp_waiter_wake(struct rcu_head *head)
 }
 
 /* synchronize_rcu: a callback that wakes the caller, and the caller blocked until it runs. */
-CGT_NO_TSAN void cgt_sched_synchronize_rcu(void)
+void cgt_sched_synchronize_rcu(void)
 {
 	CGT_UNSEEN();
 	struct gp_waiter w = { .e = cgt_sched_self };
@@ -532,7 +531,7 @@ CGT_NO_TSAN void cgt_sched_synchronize_rcu(void)
 }
 
 /* Every model thread has gone: whatever is queued can run. */
-CGT_NO_TSAN void cgt_sched_rcu_barrier(void)
+void cgt_sched_rcu_barrier(void)
 {
 	CGT_UNSEEN();
 	while (S.gp_active || S.pending.n)

@@ -10,7 +10,7 @@
  * ThreadSanitizer does not model: it sees no order between the threads but what the model's
  * own locks, RCU and atomics give, so a data race stays a data race in a controlled run.
  * The scheduler's own state is touched only by the baton holder (or by the driver while no
- * one holds it) and is not instrumented.
+ * one holds it), and TSan is told not to look at it (CGT_UNSEEN).
  */
 #ifndef CGT_SCHED_H
 #define CGT_SCHED_H
