@@ -15,7 +15,21 @@ CFLAGS  ?=
 CFLAGS  += -std=gnu11 -Wall -Wextra -pthread -MMD -MP
 LDLIBS  := -ljansson -lurcu-memb -lurcu-cds -lurcu-common -lm -lpthread
 
-LIB_SRCS   := $(filter-out src/cli/main.c,$(wildcard src/*/*.c))
+# The layers of src/, bottom-up: a layer calls only those below it (make check-layers).
+#   base     compiler helpers, prng, the one clock, files, the build's name
+#   core     marked points, the thread registry, the failure list, RCU glue, sync hooks
+#   locks    the lock variants (ops tables) and the acquire/release path
+#   sched    controlled schedules: the baton, schedulers, model locks and RCU under it
+#   model    the kernel model and its bug switches
+#   detect   the detectors, one file each, in one table
+#   run      free-running and controlled runs: actors, operations, the point hook
+#   report   report.json writer and reader, summary, story, exit policy
+#   search   runs in child processes: explore, replay, shrink, determinism
+#   compare  lock variants side by side
+#   cli      the command line
+LAYERS := base core locks sched model detect run report search compare cli
+
+LIB_SRCS   := $(filter-out src/cli/main.c,$(foreach l,$(LAYERS),$(wildcard src/$(l)/*.c)))
 TEST_SRCS  := $(wildcard tests/test_*.c)
 BENCH_SRCS := $(wildcard bench/*.c)
 
@@ -28,7 +42,7 @@ export UBSAN_OPTIONS ?= print_stacktrace=1 halt_on_error=1
 # tsan-suppressions as a C string, linked into the TSan build
 EXTRA_OBJS_tsan := build/tsan/gen/tsan_suppressions.o
 
-.PHONY: all plain tsan asan test unit stress bench bench-detect bench-sched clean deps
+.PHONY: all plain tsan asan test unit stress bench bench-detect bench-sched clean deps check-layers
 all: cgtorture
 
 deps:
@@ -79,6 +93,10 @@ UNIT_TESTS := $(patsubst tests/%.c,build/asan/tests/%,$(TEST_SRCS))
 unit: $(UNIT_TESTS)
 	@set -e; for t in $(UNIT_TESTS); do echo "== $$t"; $$t --jobs 2 --short-filename; done
 
+# Read the plain build's objects: a call from a lower layer to a higher one fails.
+check-layers: build/plain/cgtorture
+	scripts/check-layers build/plain $(LAYERS)
+
 test: unit build/plain/cgtorture build/tsan/cgtorture build/asan/cgtorture
 	tests/cli.sh build/plain/cgtorture
 	tests/variants.sh build/plain/cgtorture build/tsan/cgtorture
@@ -121,8 +139,8 @@ nightly: build/plain/cgtorture build/tsan/cgtorture build/asan/cgtorture
 # UB report leaves its input in build/fuzz/ and fails the target.
 .PHONY: fuzz
 FUZZ_SECONDS ?= 60
-FUZZ_SRCS := tests/fuzz/fuzz_report.c src/drive/report_read.c src/sched/schedule.c
-build/fuzz/fuzz_report: $(FUZZ_SRCS) src/drive/report_read.h src/sched/schedule.h \
+FUZZ_SRCS := tests/fuzz/fuzz_report.c src/report/report_read.c src/sched/schedule.c
+build/fuzz/fuzz_report: $(FUZZ_SRCS) src/report/report_read.h src/sched/schedule.h \
 			src/core/failure.h | deps
 	@mkdir -p $(@D)
 	clang -std=gnu11 -Wall -Wextra -fsanitize=fuzzer,address,undefined \

@@ -28,7 +28,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
-#include "../src/drive/run.h"
+#include "../src/run/run.h"
 #include "../src/model/model.h"
 
 #define STACK_KIB		64	/* as the stress run's default --stack */

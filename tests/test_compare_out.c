@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * cgtorture compare's files (src/drive/compare_out.c, compare_plot.c): a result made up
+ * cgtorture compare's files (src/compare/compare_out.c, compare_plot.c): a result made up
  * here is summarised, written as compare.csv and compare.json, read back as a consumer would
  * (jansson; a CSV split by hand) and compared figure by figure with what was written; a
  * figure a context does not have is null in JSON and empty in CSV; nothing half-written
@@ -16,7 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../src/drive/compare.h"
+#include "../src/compare/compare.h"
 
 #define NLOCKS		2
 #define NTHREADS	2

@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The latency histogram (src/drive/histogram.c): percentiles of known inputs, to within the
+ * The latency histogram (src/compare/histogram.c): percentiles of known inputs, to within the
  * bucket precision it promises (exact below 2 * CGT_HIST_SUB, 1/CGT_HIST_SUB above), and
  * merging per-thread histograms gives what one histogram of every value gives.
  */
 #include <criterion/criterion.h>
 #include <stdlib.h>
 
-#include "../src/drive/histogram.h"
+#include "../src/compare/histogram.h"
 
 /* within one bucket's width of @want */
 #define assert_near(got, want)							\

@@ -17,7 +17,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "../src/core/compiler.h"
+#include "../src/base/compiler.h"
 #include "../src/core/rcu.h"
 #include "../src/locks/lock.h"
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The report of a failed run (src/drive/report.c): results/<run-id>/report.json, read back
+ * The report of a failed run (src/report/report.c): results/<run-id>/report.json, read back
  * with jansson as a consumer of the schema would, and summary.txt beside it; both written
  * through a temporary file and a rename, so nothing half-written (no ".name.tmp") remains.
  * And the check made before a run starts, that the results folder can be written.
@@ -24,7 +24,7 @@
 #include "../src/core/failure.h"
 #include "../src/core/thread.h"
 #include "../src/detect/detect.h"
-#include "../src/drive/run.h"
+#include "../src/run/run.h"
 
 /* A seed above 2^53: a JSON number would lose it, the report's decimal string must not. */
 #define SEED_STR	"18446744073709551557"

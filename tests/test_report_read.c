@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The strict reader of report.json, version 2 (src/drive/report_read.c): a controlled run's
+ * The strict reader of report.json, version 2 (src/report/report_read.c): a controlled run's
  * report and a free-running one read back field by field, then each way a report can be
  * wrong, each refused with a reason naming the field; and the command split back into the
  * argv that cgt_tunables_parse takes, so that it repeats the configuration it came from.
@@ -20,7 +20,7 @@
 
 #include "../src/cli/tunables.h"
 #include "../src/core/failure.h"
-#include "../src/drive/report_read.h"
+#include "../src/report/report_read.h"
 
 #define COMMAND	"cgtorture run --duration 10s --seed 18446744073709551557 --threads 64 " \
 		"--bug walk-from-exiting --stop-on livelock --expect fail"

@@ -13,8 +13,8 @@
 #include "cli.h"
 #include "tunables.h"
 #include "../detect/detect.h"
-#include "../drive/child.h"
-#include "../drive/report_read.h"
+#include "../search/child.h"
+#include "../report/report_read.h"
 
 /* --check-determinism: the same controlled run twice; the two schedules must be the same. */
 int cgt_check_determinism(const struct cgt_run_config *cfg0)

@@ -8,8 +8,8 @@
 
 #include <stdio.h>
 
-#include "../drive/compare.h"
-#include "../drive/run.h"
+#include "../compare/compare.h"
+#include "../run/run.h"
 
 #define CGT_EXIT_PASS	0
 #define CGT_EXIT_FAIL	1

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "compiler.h"
+#include "../base/compiler.h"
 #include "failure.h"
 #include "point.h"
 #include "thread.h"

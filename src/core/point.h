@@ -8,7 +8,7 @@
 #ifndef CGT_POINT_H
 #define CGT_POINT_H
 
-#include "compiler.h"
+#include "../base/compiler.h"
 
 #define CGT_POINTS(X)							\
 	X(LOCK_WAIT,		"about to take a lock")			\

@@ -17,7 +17,7 @@
 #include <urcu/list.h>
 #include <urcu/hlist.h>
 
-#include "compiler.h"
+#include "../base/compiler.h"
 
 #undef rcu_dereference
 #define rcu_dereference(p)		__atomic_load_n(&(p), __ATOMIC_ACQUIRE)

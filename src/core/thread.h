@@ -11,7 +11,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "compiler.h"
+#include "../base/compiler.h"
 #include "point.h"
 
 enum cgt_role { CGT_ROLE_DRIVER, CGT_ROLE_ACTOR, CGT_ROLE_WALKER, CGT_ROLE_WATCHDOG };

@@ -8,7 +8,7 @@
 #include <time.h>
 
 #include "detect.h"
-#include "../core/prng.h"
+#include "../base/prng.h"
 #include "../core/thread.h"
 #include "../model/model.h"
 

@@ -6,7 +6,7 @@
  * write its report first.
  */
 #include "detect.h"
-#include "../core/compiler.h"
+#include "../base/compiler.h"
 #include "../core/failure.h"
 #include "../core/thread.h"
 

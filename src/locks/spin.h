@@ -12,7 +12,7 @@
 #include <sched.h>
 #include <stdint.h>
 
-#include "../core/compiler.h"
+#include "../base/compiler.h"
 
 #define CGT_SPINS_BEFORE_YIELD	128
 

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 
 #include "sched.h"
-#include "../core/prng.h"
+#include "../base/prng.h"
 
 #define MAX_DEPTH	16
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The seeded random walk: at every decision, any thread that can run, with equal chance. */
 #include "sched.h"
-#include "../core/prng.h"
+#include "../base/prng.h"
 
 static struct prng rng;
 

@@ -20,7 +20,7 @@
 #include <stdint.h>
 
 #include "schedule.h"
-#include "../core/compiler.h"
+#include "../base/compiler.h"
 
 struct cgt_thread;
 struct rcu_head;

@@ -7,7 +7,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "../../src/drive/report_read.h"
+#include "../../src/report/report_read.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "run.h"
-#include "story.h"
+#include "../report/story.h"
 #include "../detect/detect.h"
 
 #define DRAIN_TIMEOUT	2.0	/* seconds for every model thread to exit once told */

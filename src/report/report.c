@@ -15,8 +15,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "child.h"
-#include "run.h"
+#include "../search/child.h"
+#include "../run/run.h"
 #include "story.h"
 #include "../detect/detect.h"
 

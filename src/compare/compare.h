@@ -15,7 +15,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "../core/prng.h"
+#include "../base/prng.h"
 #include "../locks/lock.h"
 
 #define CGT_LIST_MAX		16	/* items in a --locks, --threads or --workload list */

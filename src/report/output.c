@@ -2,7 +2,7 @@
 /* What a run prints on the terminal: the periodic stats line, the progress line, the summary. */
 #include <string.h>
 
-#include "run.h"
+#include "../run/run.h"
 #include "story.h"
 
 void cgt_stats_snapshot(const struct cgt_stats *live, struct cgt_stats *out)

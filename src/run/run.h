@@ -7,7 +7,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "../core/prng.h"
+#include "../base/prng.h"
 #include "../model/model.h"
 
 #define CGT_OPS(X)				\
