@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "compare.h"
+#include "../base/clock.h"
 
 const char *const cgt_cmp_ctx_names[CGT_CMP_NR_CTX] = { "bare", "harness" };
 
@@ -21,14 +22,6 @@ const struct cgt_cmp_fig_info cgt_cmp_figs[CGT_CMP_NR_FIGS] = {
 	CGT_CMP_FIGURES(X)
 #undef X
 };
-
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 static int cmp_double(const void *a, const void *b)
 {
@@ -147,7 +140,7 @@ int cgt_compare(const struct cgt_compare_config *cfg, struct cgt_cmp_result *res
 {
 	time_t now = time(NULL);
 	struct tm tm;
-	double t0 = now_s();
+	double t0 = cgt_now();
 	int i = 0, ret;
 
 	memset(res, 0, sizeof(*res));
@@ -176,7 +169,7 @@ int cgt_compare(const struct cgt_compare_config *cfg, struct cgt_cmp_result *res
 			}
 		}
 	}
-	res->elapsed = now_s() - t0;
+	res->elapsed = cgt_now() - t0;
 	return 0;
 }
 

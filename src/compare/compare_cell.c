@@ -178,11 +178,6 @@ static void fill_figures(struct cmp_worker *wk, int threads, double elapsed, dou
 	free(h);
 }
 
-static double now_s(void)
-{
-	return (double)cgt_clock_ns() * 1e-9;
-}
-
 static void sleep_s(double s)
 {
 	struct timespec ts = { (time_t)s, (long)((s - (double)(time_t)s) * 1e9) };
@@ -213,12 +208,12 @@ static int run_workers(struct cmp_run *run, struct cmp_worker *wk, int threads,
 	pthread_attr_destroy(&attr);
 	while (__atomic_load_n(&run->ready, __ATOMIC_ACQUIRE) < started)
 		sleep_s(1e-4);
-	t0 = now_s();
+	t0 = cgt_now();
 	__atomic_store_n(&run->go, 1, __ATOMIC_RELEASE);
 	if (!ret)
 		sleep_s(duration);
 	__atomic_store_n(&run->stop, 1, __ATOMIC_RELEASE);
-	*elapsed = now_s() - t0;
+	*elapsed = cgt_now() - t0;
 	for (int i = 0; i < started; i++)
 		pthread_join(wk[i].thread, NULL);
 	return -ret;

@@ -2,7 +2,6 @@
 /* The registry of harness threads, their clock, and the graveyard that keeps the last stories. */
 #include <pthread.h>
 #include <string.h>
-#include <time.h>
 
 #include "thread.h"
 
@@ -15,24 +14,25 @@ static struct cgt_thread *registry;
 static int next_id;
 static struct cgt_thread graveyard[GRAVEYARD_SIZE];
 static unsigned int graveyard_next;
-static uint64_t clock_base;
 
-static uint64_t raw_ns(void)
+static const char *const role_names[] = {
+	[CGT_ROLE_DRIVER] = "driver", [CGT_ROLE_ACTOR] = "actor",
+	[CGT_ROLE_WALKER] = "walker", [CGT_ROLE_WATCHDOG] = "watchdog",
+};
+
+static const char *const wait_names[] = {
+	[CGT_WAIT_NONE] = "none", [CGT_WAIT_READ] = "read", [CGT_WAIT_WRITE] = "write",
+	[CGT_WAIT_GP] = "grace period", [CGT_WAIT_GROUP_EXIT] = "group exit",
+};
+
+const char *cgt_role_name(int role)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+	return role >= 0 && role < (int)ARRAY_SIZE(role_names) ? role_names[role] : "?";
 }
 
-void cgt_clock_reset(void)
+const char *cgt_wait_name(int kind)
 {
-	WRITE_ONCE(clock_base, raw_ns());
-}
-
-uint64_t cgt_clock_ns(void)
-{
-	return raw_ns() - READ_ONCE(clock_base);
+	return kind >= 0 && kind < (int)ARRAY_SIZE(wait_names) ? wait_names[kind] : "?";
 }
 
 void cgt_thread_register(struct cgt_thread *t, enum cgt_role role, int pid)

@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "../base/clock.h"
 #include "../base/compiler.h"
 #include "point.h"
 
@@ -81,14 +82,9 @@ extern __thread struct cgt_thread *cgt_self;
 /* Registering a thread makes it visible to the detectors and gives it a ring. */
 void cgt_thread_register(struct cgt_thread *t, enum cgt_role role, int pid);
 void cgt_thread_unregister(struct cgt_thread *t);
-uint64_t cgt_clock_ns(void);		/* monotonic ns since cgt_clock_reset() */
-
-/* How long ago @since was; a copy of a thread taken while it moved on can be in the future. */
-static inline uint64_t cgt_age_ns(uint64_t now, uint64_t since)
-{
-	return since < now ? now - since : 0;
-}
-void cgt_clock_reset(void);
+/* "driver", "actor", ...; "none", "read", "write", "grace period", "group exit" */
+const char *cgt_role_name(int role);
+const char *cgt_wait_name(int kind);
 
 /* Walk the live threads (and the last ones to finish) under the registry lock. */
 void cgt_threads_lock(void);

@@ -30,23 +30,6 @@ static pthread_t watchdog;
 static int watchdog_stop;
 static bool watchdog_running;
 
-static const char *const role_names[] = {
-	[CGT_ROLE_DRIVER] = "driver", [CGT_ROLE_ACTOR] = "actor",
-	[CGT_ROLE_WALKER] = "walker", [CGT_ROLE_WATCHDOG] = "watchdog",
-};
-
-static const char *wait_desc(int kind)
-{
-	switch (kind) {
-	case CGT_WAIT_READ:	  return "read";
-	case CGT_WAIT_WRITE:	  return "write";
-	case CGT_WAIT_GP:	  return "grace period";
-	case CGT_WAIT_GROUP_EXIT: return "group exit";
-	default:		  return "";
-	}
-}
-
-
 /* A consistent-enough copy of every live thread, taken under the registry lock. */
 struct snap {
 	struct cgt_thread *live;	/* the thread itself, valid under the registry lock only */
@@ -123,7 +106,7 @@ static size_t describe(char *buf, size_t len, const struct cgt_thread *t, uint64
 	size_t off = 0;
 
 #define put(...) do { if (off < len) off += (size_t)snprintf(buf + off, len - off, __VA_ARGS__); } while (0)
-	put("  thread %d (%s", t->id, role_names[t->role]);
+	put("  thread %d (%s", t->id, cgt_role_name(t->role));
 	if (t->pid)
 		put(", tid %d", t->pid);
 	put(")");
@@ -133,7 +116,7 @@ static size_t describe(char *buf, size_t len, const struct cgt_thread *t, uint64
 		put(" holds %s (%s) for %.2f s;", t->held[i].name,
 		    t->held[i].write ? "write" : "read", (double)cgt_age_ns(now, t->held[i].since_ns) / 1e9);
 	if (t->wait_obj)
-		put(" waits for %s (%s) for %.2f s", t->wait_name, wait_desc(t->wait_kind),
+		put(" waits for %s (%s) for %.2f s", t->wait_name, cgt_wait_name(t->wait_kind),
 		    (double)cgt_age_ns(now, t->wait_since_ns) / 1e9);
 	if (t->walk_active)
 		put(" walking from tid %d, %ld steps", t->walk_start_pid, t->walk_steps);
@@ -188,14 +171,14 @@ static void report_hang(struct snap *v, int n, int i, uint64_t now, long blocked
 		off += (size_t)snprintf(ev + off, cap - off,
 					"INFO: at decision %ld no model thread can run; thread %d (%s, tid %d)\n"
 					"waits for %s (%s)\n\nwait-for picture:\n", blocked_step,
-					t->id, role_names[t->role], t->pid, t->wait_name,
-					wait_desc(t->wait_kind));
+					t->id, cgt_role_name(t->role), t->pid, t->wait_name,
+					cgt_wait_name(t->wait_kind));
 	else
 		off += (size_t)snprintf(ev + off, cap - off,
 					"INFO: thread %d (%s, tid %d) blocked for more than %g seconds,\n"
 					"waiting for %s (%s)\n\nwait-for picture:\n",
-					t->id, role_names[t->role], t->pid, dcfg.stall, t->wait_name,
-					wait_desc(t->wait_kind));
+					t->id, cgt_role_name(t->role), t->pid, dcfg.stall, t->wait_name,
+					cgt_wait_name(t->wait_kind));
 	off += picture(ev + off, cap - off, v, n, now);
 	if (len && off < cap) {
 		off += (size_t)snprintf(ev + off, cap - off, "\ndeadlock cycle:");
@@ -213,7 +196,7 @@ static void report_hang(struct snap *v, int n, int i, uint64_t now, long blocked
 			else
 				off += (size_t)snprintf(ev + off, cap - off,
 					"  thread %d waits for %s (%s), %s thread %d\n", a->id,
-					a->wait_name, wait_desc(a->wait_kind),
+					a->wait_name, cgt_wait_name(a->wait_kind),
 					b->wait_obj == a->wait_obj ? "queued behind the write of" :
 					"held by", b->id);
 		}
@@ -221,14 +204,14 @@ static void report_hang(struct snap *v, int n, int i, uint64_t now, long blocked
 	if (blocked_step >= 0)
 		cgt_fail(CGT_DET_HANG, t->id, ev,
 			 "no thread can run: thread %d (%s, tid %d) waits for %s (%s)%s",
-			 t->id, role_names[t->role], t->pid, t->wait_name,
-			 wait_desc(t->wait_kind), len ? "; deadlock cycle found" : "");
+			 t->id, cgt_role_name(t->role), t->pid, t->wait_name,
+			 cgt_wait_name(t->wait_kind), len ? "; deadlock cycle found" : "");
 	else
 		cgt_fail(CGT_DET_HANG, t->id, ev,
 			 "thread %d (%s, tid %d) blocked %.1f s waiting for %s (%s)%s",
-			 t->id, role_names[t->role], t->pid,
+			 t->id, cgt_role_name(t->role), t->pid,
 			 (double)cgt_age_ns(now, t->wait_since_ns) / 1e9,
-			 t->wait_name, wait_desc(t->wait_kind),
+			 t->wait_name, cgt_wait_name(t->wait_kind),
 			 len ? "; deadlock cycle found" : "");
 	free(ev);
 }

@@ -23,16 +23,6 @@
 #define CGT_REPORT_VERSION	2
 #define MAX_REPORT_THREADS	64
 
-static const char *const role_names[] = {
-	[CGT_ROLE_DRIVER] = "driver", [CGT_ROLE_ACTOR] = "actor",
-	[CGT_ROLE_WALKER] = "walker", [CGT_ROLE_WATCHDOG] = "watchdog",
-};
-
-static const char *const wait_names[] = {
-	[CGT_WAIT_NONE] = "none", [CGT_WAIT_READ] = "read", [CGT_WAIT_WRITE] = "write",
-	[CGT_WAIT_GP] = "grace period", [CGT_WAIT_GROUP_EXIT] = "group exit",
-};
-
 static int mkdir_p(const char *dir)
 {
 	char path[PATH_MAX];
@@ -228,7 +218,7 @@ static json_t *events_json(const struct cgt_thread *t)
 static json_t *thread_json(const struct cgt_thread *t, bool finished, uint64_t now)
 {
 	json_t *held = json_array();
-	json_t *o = json_pack("{s:i, s:s, s:i, s:s}", "id", t->id, "role", role_names[t->role],
+	json_t *o = json_pack("{s:i, s:s, s:i, s:s}", "id", t->id, "role", cgt_role_name(t->role),
 			      "tid", t->pid,
 			      "state", finished ? "finished" : t->parked ? "parked" :
 				       t->wait_obj ? "waiting" : "running");
@@ -242,7 +232,7 @@ static json_t *thread_json(const struct cgt_thread *t, bool finished, uint64_t n
 		json_object_set_new(o, "sched_id", json_integer(t->sched_id));
 	if (t->wait_obj)
 		json_object_set_new(o, "waits_for", json_pack("{s:s, s:s, s:f}", "what",
-				t->wait_name, "kind", wait_names[t->wait_kind],
+				t->wait_name, "kind", cgt_wait_name(t->wait_kind),
 				"for_s", (double)cgt_age_ns(now, t->wait_since_ns) / 1e9));
 	if (t->rcu_depth)
 		json_object_set_new(o, "rcu_read_depth", json_integer(t->rcu_depth));

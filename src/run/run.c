@@ -18,14 +18,6 @@
 #define DRAIN_TIMEOUT	2.0	/* seconds for every model thread to exit once told */
 #define TICK_NS		20000000L
 
-double cgt_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 static void sleep_tick(void)
 {
 	struct timespec ts = { 0, TICK_NS };

@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "../base/clock.h"
 #include "../base/prng.h"
 #include "../model/model.h"
 
@@ -189,6 +190,5 @@ void cgt_stats_snapshot(const struct cgt_stats *live, struct cgt_stats *out);
 #define stat_inc(run, field)	__atomic_fetch_add(&(run)->stats.field, 1, __ATOMIC_RELAXED)
 #define stat_add(run, field, n)	__atomic_fetch_add(&(run)->stats.field, (n), __ATOMIC_RELAXED)
 
-double cgt_now(void);
 
 #endif
