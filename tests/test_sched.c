@@ -133,8 +133,10 @@ static void writer(int me)
 /* A reader that comes once the writer queues behind the first reader. */
 static void late_reader(int me)
 {
+	const struct cgt_sched_ent *w = &scripts[1].ent;
+
 	wait_for(0);
-	while (!L.coop_writers_waiting)
+	while (!(w->state == CGT_ENT_BLOCKED && w->blocked_on == &L))
 		cgt_point(CGT_PT_LOOP, NULL);
 	cgt_read_lock(&L);
 	note(10 * me + 1);

@@ -5,6 +5,7 @@
 #include "compiler.h"
 
 static uint64_t clock_base;
+long cgt_step_clock = -1;
 
 static uint64_t raw_ns(void)
 {

@@ -13,6 +13,12 @@ uint64_t cgt_clock_ns(void);		/* monotonic ns since cgt_clock_reset() */
 void cgt_clock_reset(void);
 double cgt_now(void);			/* monotonic seconds */
 
+/*
+ * A controlled run counts time in scheduling decisions: the decisions made so far, set by
+ * the scheduler; -1 in a free-running run. Events and failures are stamped with it.
+ */
+extern long cgt_step_clock;
+
 /* How long ago @since was; a copy of a thread taken while it moved on can be in the future. */
 static inline uint64_t cgt_age_ns(uint64_t now, uint64_t since)
 {

@@ -2,7 +2,6 @@
 #include "point.h"
 
 cgt_point_hook_t cgt_point_hook;
-long cgt_step_clock = -1;
 
 const char *const cgt_point_names[CGT_NR_POINTS] = {
 #define X(id, desc) [CGT_PT_##id] = #id,

@@ -44,8 +44,6 @@ enum cgt_point_id {
 typedef void (*cgt_point_hook_t)(enum cgt_point_id id, const void *obj);
 
 extern cgt_point_hook_t cgt_point_hook;
-/* A controlled run's clock: decisions made so far; -1 in a free-running one. */
-extern long cgt_step_clock;
 extern const char *const cgt_point_names[CGT_NR_POINTS];
 
 static inline void cgt_point(enum cgt_point_id id, const void *obj)

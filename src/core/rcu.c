@@ -12,7 +12,7 @@
 #include "rcu.h"
 #include "point.h"
 #include "thread.h"
-#include "../sched/sched.h"
+#include "sync.h"
 
 #ifdef CGT_TSAN
 #include <sanitizer/tsan_interface.h>
@@ -34,9 +34,11 @@ int cgt_rcu_read_depth(void)
 /* The nesting is mirrored in the thread's state: the hang watchdog's picture of RCU readers. */
 void rcu_read_lock(void)
 {
+	const struct cgt_sync_ops *s = cgt_sync();
+
 	urcu_memb_read_lock();
-	if (cgt_sched_on())
-		cgt_sched_rcu_lock();
+	if (s)
+		s->rcu_read_lock();
 	if (!rcu_depth++ && cgt_self)
 		WRITE_ONCE(cgt_self->rcu_since_ns, cgt_clock_ns());
 	if (cgt_self)
@@ -45,21 +47,25 @@ void rcu_read_lock(void)
 
 void rcu_read_unlock(void)
 {
+	const struct cgt_sync_ops *s = cgt_sync();
+
 	rcu_depth--;
 	if (cgt_self)
 		WRITE_ONCE(cgt_self->rcu_depth, rcu_depth);
 	gp_release();
-	if (cgt_sched_on())
-		cgt_sched_rcu_unlock();
+	if (s)
+		s->rcu_read_unlock();
 	urcu_memb_read_unlock();
 }
 
 void call_rcu(struct rcu_head *head, void (*func)(struct rcu_head *head))
 {
+	const struct cgt_sync_ops *s = cgt_sync();
+
 	gp_release();
 	/* a controlled run ends grace periods itself, at decisions: the same step every time */
-	if (cgt_sched_on())
-		cgt_sched_call_rcu(head, func);
+	if (s)
+		s->call_rcu(head, func);
 	else
 		urcu_memb_call_rcu(head, func);
 }
@@ -73,10 +79,12 @@ static const char rcu_gp_waitable = 0;	/* what a synchronize_rcu() caller waits 
 
 void synchronize_rcu(void)
 {
+	const struct cgt_sync_ops *s = cgt_sync();
+
 	cgt_point(CGT_PT_GP_WAIT, &rcu_gp_waitable);
 	cgt_wait_begin(&rcu_gp_waitable, "rcu grace period", CGT_WAIT_GP);
-	if (cgt_sched_on())
-		cgt_sched_synchronize_rcu();
+	if (s)
+		s->synchronize_rcu();
 	else
 		urcu_memb_synchronize_rcu();
 	cgt_wait_end();
@@ -85,8 +93,10 @@ void synchronize_rcu(void)
 
 void rcu_barrier(void)
 {
-	if (cgt_sched_on())
-		cgt_sched_rcu_barrier();
+	const struct cgt_sync_ops *s = cgt_sync();
+
+	if (s)
+		s->rcu_barrier();
 	urcu_memb_barrier();
 	gp_acquire();
 }

@@ -11,6 +11,7 @@
 #include "../base/prng.h"
 #include "../core/thread.h"
 #include "../model/model.h"
+#include "../sched/sched.h"
 
 static int perturb_permille;
 static uint64_t perturb_seed;

@@ -70,9 +70,6 @@ struct cgt_lock {
 	long reads;		/* read acquisitions of this instance */
 	long writes;		/* write acquisitions of this instance */
 	bool dynamic;		/* freed during the run (group_rwsem): watchdogs must not touch it */
-	/* its state in a controlled run (sched/coop_lock.c) */
-	int coop_readers, coop_writer, coop_writers_waiting;
-	long coop_next, coop_serving;
 	_Alignas(16) unsigned char priv[CGT_LOCK_PRIV_SIZE];
 };
 

@@ -14,7 +14,7 @@
 #include "../core/failure.h"
 #include "../core/rcu.h"
 #include "../core/thread.h"
-#include "../sched/sched.h"
+#include "../core/sync.h"
 
 #define MAX_CLASSES	16
 
@@ -61,6 +61,8 @@ void cgt_lock_init(struct cgt_lock *lock, const struct cgt_lock_ops *ops, const 
 	lock->name = name;
 	lock->class = class_get(name, ops->sleeps);
 	ops->init(lock);
+	if (cgt_sync())
+		cgt_sync()->lock_init(lock);
 }
 
 void cgt_lock_destroy(struct cgt_lock *lock)
@@ -182,7 +184,7 @@ static void writer_got_in(struct cgt_thread *t, struct cgt_lock *lock, long read
 	__atomic_fetch_add(&c->passed_over, reads, __ATOMIC_RELAXED);
 	stat_max(&c->worst_writer_passed, (uint64_t)reads);
 	/* a controlled run's clock is its decisions: there a writer is starved by a count */
-	if (cgt_sched_on() ? !lock->ops->shared || reads < CGT_STARVE_READS :
+	if (cgt_sync() ? !lock->ops->shared || reads < CGT_STARVE_READS :
 	    !starve || waited <= starve || (t && (READ_ONCE(t->wait_reported) & 2)))
 		return;
 	cgt_fail(CGT_DET_STARVATION, t ? t->id : 0, NULL,
@@ -216,8 +218,8 @@ void cgt_lock_acquire(struct cgt_lock *lock, int side)
 		cgt_wait_begin_at(lock, lock->name,
 				  side == CGT_WRITE ? CGT_WAIT_WRITE : CGT_WAIT_READ, since);
 
-	if (cgt_sched_on())
-		cgt_coop_lock(lock, side);
+	if (cgt_sync())
+		cgt_sync()->lock_acquire(lock, side);
 	else if (side == CGT_WRITE)
 		lock->ops->write_lock(lock);
 	else
@@ -254,8 +256,8 @@ void cgt_lock_release(struct cgt_lock *lock, int side)
 {
 	struct cgt_thread *t = cgt_self;
 
-	if (cgt_sched_on())
-		cgt_coop_unlock(lock, side);
+	if (cgt_sync())
+		cgt_sync()->lock_release(lock, side);
 	else if (side == CGT_WRITE)
 		lock->ops->write_unlock(lock);
 	else

@@ -21,7 +21,7 @@
 #include "../core/rcu.h"
 #include "../core/thread.h"
 #include "../locks/lock.h"
-#include "../sched/sched.h"
+#include "../core/sync.h"
 #include "bugs.h"
 
 #define CGT_NR_HIERARCHIES	2	/* cgroupfs roots, e.g. "cpu" and "memory" */

@@ -10,6 +10,7 @@
 #include "../base/clock.h"
 #include "../base/prng.h"
 #include "../model/model.h"
+#include "../sched/sched.h"
 
 #define CGT_OPS(X)				\
 	X(FORK,		"fork")			\

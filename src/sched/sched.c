@@ -20,6 +20,7 @@
 #include "../core/failure.h"
 #include "../core/point.h"
 #include "../core/rcu.h"
+#include "../core/sync.h"
 #include "../core/thread.h"
 #include "../detect/detect.h"
 
@@ -111,6 +112,8 @@ static int cbs_push(struct rcu_cbs *q, struct rcu_head *head, void (*func)(struc
 	return 0;
 }
 
+static const struct cgt_sync_ops sched_sync_ops;
+
 int cgt_sched_init(const struct cgt_sched_config *cfg)
 {
 	CGT_UNSEEN();
@@ -124,7 +127,9 @@ int cgt_sched_init(const struct cgt_sched_config *cfg)
 	S.cfg = *cfg;
 	S.diverged = -1;
 	S.cfg.ops->start(cfg->seed, cfg->depth, cfg->steps);
+	cgt_coop_reset();
 	cgt_sched_enabled = true;
+	cgt_sync_install(&sched_sync_ops);
 	WRITE_ONCE(cgt_step_clock, 0);
 	return 0;
 }
@@ -133,6 +138,7 @@ void cgt_sched_finish(void)
 {
 	CGT_UNSEEN();
 	cgt_sched_enabled = false;
+	cgt_sync_install(NULL);
 	WRITE_ONCE(cgt_step_clock, -1);
 }
 
@@ -477,14 +483,14 @@ void cgt_sched_wake_if(const void *obj, bool (*can)(struct cgt_sched_ent *e))
 			cgt_sched_wake_ent(S.live[i], obj);
 }
 
-void cgt_sched_rcu_lock(void)
+static void sched_rcu_lock(void)
 {
 	CGT_UNSEEN();
 	if (cgt_sched_self)
 		cgt_sched_self->rcu_depth++;
 }
 
-void cgt_sched_rcu_unlock(void)
+static void sched_rcu_unlock(void)
 {
 	CGT_UNSEEN();
 	struct cgt_sched_ent *me = cgt_sched_self;
@@ -493,7 +499,7 @@ void cgt_sched_rcu_unlock(void)
 		me->rcu_qs++;
 }
 
-void cgt_sched_call_rcu(struct rcu_head *head, void (*func)(struct rcu_head *head))
+static void sched_call_rcu(struct rcu_head *head, void (*func)(struct rcu_head *head))
 {
 	CGT_UNSEEN();
 	if (cbs_push(&S.pending, head, func)) {
@@ -515,14 +521,14 @@ static void gp_waiter_wake(struct rcu_head *head)
 }
 
 /* synchronize_rcu: a callback that wakes the caller, and the caller blocked until it runs. */
-void cgt_sched_synchronize_rcu(void)
+static void sched_synchronize_rcu(void)
 {
 	CGT_UNSEEN();
 	struct gp_waiter w = { .e = cgt_sched_self };
 
 	if (!w.e)
 		return;
-	cgt_sched_call_rcu(&w.head, gp_waiter_wake);
+	sched_call_rcu(&w.head, gp_waiter_wake);
 	w.e->state = CGT_ENT_BLOCKED;
 	w.e->blocked_on = &w;
 	rcu_advance();			/* no reader in the way: it ends now */
@@ -531,16 +537,17 @@ void cgt_sched_synchronize_rcu(void)
 }
 
 /* Every model thread has gone: whatever is queued can run. */
-void cgt_sched_rcu_barrier(void)
+static void sched_rcu_barrier(void)
 {
 	CGT_UNSEEN();
 	while (S.gp_active || S.pending.n)
 		rcu_advance();
 }
 
-void cgt_mutex_lock(pthread_mutex_t *m)
+/* siglock: a thread that finds it taken waits in the scheduler, not in the kernel */
+static void sched_mutex_lock(pthread_mutex_t *m)
 {
-	if (!cgt_sched_on() || !cgt_sched_self) {
+	if (!cgt_sched_self) {
 		pthread_mutex_lock(m);
 		return;
 	}
@@ -548,28 +555,39 @@ void cgt_mutex_lock(pthread_mutex_t *m)
 		cgt_sched_block(m);
 }
 
-void cgt_mutex_unlock(pthread_mutex_t *m)
+static void sched_mutex_unlock(pthread_mutex_t *m)
 {
 	pthread_mutex_unlock(m);
-	if (cgt_sched_on())
-		cgt_sched_wake(m);
+	cgt_sched_wake(m);
 }
 
-void cgt_cond_wait(pthread_cond_t *c, pthread_mutex_t *m)
+static void sched_cond_wait(pthread_cond_t *c, pthread_mutex_t *m)
 {
-	if (!cgt_sched_on() || !cgt_sched_self) {
+	if (!cgt_sched_self) {
 		pthread_cond_wait(c, m);
 		return;
 	}
-	cgt_mutex_unlock(m);
+	sched_mutex_unlock(m);
 	cgt_sched_block(c);
-	cgt_mutex_lock(m);
+	sched_mutex_lock(m);
 }
 
-void cgt_cond_broadcast(pthread_cond_t *c)
+static void sched_cond_broadcast(pthread_cond_t *c)
 {
-	if (cgt_sched_on())
-		cgt_sched_wake(c);
-	else
-		pthread_cond_broadcast(c);
+	cgt_sched_wake(c);
 }
+
+static const struct cgt_sync_ops sched_sync_ops = {
+	.rcu_read_lock		= sched_rcu_lock,
+	.rcu_read_unlock	= sched_rcu_unlock,
+	.call_rcu		= sched_call_rcu,
+	.synchronize_rcu	= sched_synchronize_rcu,
+	.rcu_barrier		= sched_rcu_barrier,
+	.mutex_lock		= sched_mutex_lock,
+	.mutex_unlock		= sched_mutex_unlock,
+	.cond_wait		= sched_cond_wait,
+	.cond_broadcast		= sched_cond_broadcast,
+	.lock_init		= cgt_coop_init,
+	.lock_acquire		= cgt_coop_lock,
+	.lock_release		= cgt_coop_unlock,
+};

@@ -141,22 +141,15 @@ void cgt_sched_wake_ent(struct cgt_sched_ent *e, const void *obj);
 /* Wake only the threads blocked on @obj that @can says may now go on. */
 void cgt_sched_wake_if(const void *obj, bool (*can)(struct cgt_sched_ent *e));
 
-/* RCU under the scheduler (core/rcu.c calls these while cgt_sched_on()). */
-void cgt_sched_rcu_lock(void);
-void cgt_sched_rcu_unlock(void);
-void cgt_sched_call_rcu(struct rcu_head *head, void (*func)(struct rcu_head *head));
-void cgt_sched_synchronize_rcu(void);
-void cgt_sched_rcu_barrier(void);
-
-/* Model locks under the scheduler: the variant's fairness, kept by the scheduler (coop_lock.c). */
+/*
+ * Model locks under the scheduler: the variant's fairness, kept by the scheduler
+ * (coop_lock.c). RCU, siglock and these reach the scheduler through core/sync.h's hooks,
+ * which cgt_sched_init() installs.
+ */
 struct cgt_lock;
 void cgt_coop_lock(struct cgt_lock *lock, int side);
 void cgt_coop_unlock(struct cgt_lock *lock, int side);
-
-/* A pthread mutex and condition variable the scheduler can wait on (siglock and its waits). */
-void cgt_mutex_lock(pthread_mutex_t *m);
-void cgt_mutex_unlock(pthread_mutex_t *m);
-void cgt_cond_wait(pthread_cond_t *c, pthread_mutex_t *m);
-void cgt_cond_broadcast(pthread_cond_t *c);
+void cgt_coop_init(struct cgt_lock *lock);
+void cgt_coop_reset(void);
 
 #endif
