@@ -2,12 +2,12 @@
 /*
  * The detectors, each against the mistake it exists for and against that mistake's fixed twin:
  *
- *   lock-order   (src/locks/lock_track.c)  lockdep's circular-locking check
- *   rcu-nesting  (src/locks/lock_track.c)  "sleeping function called from invalid context"
- *   hang         (src/detect/watchdog.c)   the hung-task report with its deadlock cycle
- *   starvation   (src/locks/lock_track.c, watchdog.c)  a writer passed over by readers
- *   livelock     (src/model/walk.c, watchdog.c)  while_each_thread from an unhashed thread
- *   invariant    (src/model/invariants.c)  a migrated thread group left split
+ *   lock-order   (src/detect/lock_order.c)   lockdep's circular-locking check
+ *   rcu-nesting  (src/detect/rcu_nesting.c)  "sleeping function called from invalid context"
+ *   hang         (src/detect/hang.c)         the hung-task report with its deadlock cycle
+ *   starvation   (src/detect/starvation.c)   a writer passed over by readers
+ *   livelock     (src/detect/livelock.c)     while_each_thread from an unhashed thread
+ *   invariant    (src/model/invariants.c)    a migrated thread group left split
  *
  * Every bug test must see its detector fire, every twin must see it stay silent. Nothing
  * asserts a duration: the detectors run with short bounds (a few tenths of a second) and the
@@ -25,6 +25,7 @@
 
 #include "model_fixture.h"
 #include "../src/detect/detect.h"
+#include "../src/run/points.h"
 
 /* ---- helpers ---- */
 
@@ -95,11 +96,10 @@ static void start_detectors(double stall, double starve)
 		.stall = stall,
 		.starve = starve,
 		.deadline = 0,		/* no hard deadline: the tests bound themselves */
-		.perturb = 0,
-		.seed = 1,
-		.on_deadline = NULL,
 	};
 
+	/* the detectors see the marked points through the run's hook, as in a run */
+	cgt_events_install(0, 1);
 	cr_assert_eq(cgt_detect_start(&dc), 0, "cgt_detect_start failed");
 }
 
@@ -119,6 +119,7 @@ Test(detect, lock_order_inversion_reported_once)
 	struct cgt_failure f;
 
 	fresh_state();
+	start_detectors(60, 0);	/* no hang or starvation report may get in the way */
 	cgt_thread_register(&self, CGT_ROLE_DRIVER, 0);
 	cgt_lock_init(&a, cgt_lock_find("mutex"), "test_lock_A");
 	cgt_lock_init(&b, cgt_lock_find("rwsem"), "test_lock_B");
@@ -155,6 +156,7 @@ Test(detect, lock_order_inversion_reported_once)
 
 	cgt_lock_destroy(&a);
 	cgt_lock_destroy(&b);
+	cgt_detect_stop();
 	cgt_thread_unregister(&self);
 }
 
@@ -165,6 +167,7 @@ Test(detect, lock_order_consistent_is_silent)
 	struct cgt_lock a, b;
 
 	fresh_state();
+	start_detectors(60, 0);	/* no hang or starvation report may get in the way */
 	cgt_thread_register(&self, CGT_ROLE_DRIVER, 0);
 	cgt_lock_init(&a, cgt_lock_find("mutex"), "test_lock_A");
 	cgt_lock_init(&b, cgt_lock_find("rwsem"), "test_lock_B");
@@ -180,6 +183,7 @@ Test(detect, lock_order_consistent_is_silent)
 
 	cgt_lock_destroy(&a);
 	cgt_lock_destroy(&b);
+	cgt_detect_stop();
 	cgt_thread_unregister(&self);
 }
 
@@ -197,6 +201,7 @@ Test(detect, rcu_nesting_sleeping_lock_inside_rcu)
 	struct cgt_failure f;
 
 	fresh_state();
+	start_detectors(60, 0);	/* no hang or starvation report may get in the way */
 	cgt_rcu_register_thread();
 	cgt_thread_register(&self, CGT_ROLE_DRIVER, 0);
 	cgt_lock_init(&sem, cgt_lock_find("rwsem"), "test_rwsem");
@@ -216,6 +221,7 @@ Test(detect, rcu_nesting_sleeping_lock_inside_rcu)
 	cr_assert_eq(f.thread_id, self.id);
 
 	cgt_lock_destroy(&sem);
+	cgt_detect_stop();
 	cgt_thread_unregister(&self);
 	cgt_rcu_unregister_thread();
 }
@@ -231,6 +237,7 @@ Test(detect, rcu_nesting_silent_for_right_order_and_spinning_lock)
 	struct cgt_lock sem, spin;
 
 	fresh_state();
+	start_detectors(60, 0);	/* no hang or starvation report may get in the way */
 	cgt_rcu_register_thread();
 	cgt_thread_register(&self, CGT_ROLE_DRIVER, 0);
 	cgt_lock_init(&sem, cgt_lock_find("rwsem"), "test_rwsem");
@@ -255,6 +262,7 @@ Test(detect, rcu_nesting_silent_for_right_order_and_spinning_lock)
 
 	cgt_lock_destroy(&sem);
 	cgt_lock_destroy(&spin);
+	cgt_detect_stop();
 	cgt_thread_unregister(&self);
 	cgt_rcu_unregister_thread();
 }

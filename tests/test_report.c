@@ -23,7 +23,8 @@
 #include "../src/cli/tunables.h"
 #include "../src/core/failure.h"
 #include "../src/core/thread.h"
-#include "../src/detect/detect.h"
+#include "../src/base/build.h"
+#include "../src/run/points.h"
 #include "../src/run/run.h"
 
 /* A seed above 2^53: a JSON number would lose it, the report's decimal string must not. */

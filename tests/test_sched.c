@@ -15,7 +15,7 @@
 #include "../src/core/failure.h"
 #include "../src/core/rcu.h"
 #include "../src/core/thread.h"
-#include "../src/detect/detect.h"
+#include "../src/run/points.h"
 #include "../src/locks/lock.h"
 #include "../src/sched/sched.h"
 

@@ -8,7 +8,7 @@
 #include "cli.h"
 #include "compare_cli.h"
 #include "tunables.h"
-#include "../detect/detect.h"
+#include "../base/build.h"
 
 static const char usage[] =
 	"usage: cgtorture [run] [OPTION...]   stress the model (the default command)\n"

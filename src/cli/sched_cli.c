@@ -12,7 +12,7 @@
 
 #include "cli.h"
 #include "tunables.h"
-#include "../detect/detect.h"
+#include "../base/build.h"
 #include "../search/child.h"
 #include "../report/report_read.h"
 

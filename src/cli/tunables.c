@@ -12,7 +12,7 @@
 #include <time.h>
 
 #include "tunables.h"
-#include "../detect/detect.h"
+#include "../base/build.h"
 
 #define CFG(field)	offsetof(struct cgt_run_config, field)
 

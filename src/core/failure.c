@@ -11,13 +11,13 @@
 #include "thread.h"
 
 const char *const cgt_detector_names[CGT_NR_DETECTORS] = {
-#define X(id, name, desc) [CGT_DET_##id] = name,
+#define X(id, sym, name, desc) [CGT_DET_##id] = name,
 	CGT_DETECTORS(X)
 #undef X
 };
 
 const char *const cgt_detector_descs[CGT_NR_DETECTORS] = {
-#define X(id, name, desc) [CGT_DET_##id] = desc,
+#define X(id, sym, name, desc) [CGT_DET_##id] = desc,
 	CGT_DETECTORS(X)
 #undef X
 };

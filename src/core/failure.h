@@ -10,19 +10,24 @@
 
 struct cgt_thread;
 
-#define CGT_DETECTORS(X)						\
-	X(LIVELOCK,	"livelock",	"a walk that cannot end")		\
-	X(HANG,		"hang",		"a thread blocked past --stall")	\
-	X(LOCK_ORDER,	"lock-order",	"two locks taken in both orders")	\
-	X(RCU_NESTING,	"rcu-nesting",	"a sleeping lock inside rcu_read_lock")	\
-	X(STARVATION,	"starvation",	"a writer passed over past --starve")	\
-	X(INVARIANT,	"invariant",	"the model's linkage broken")		\
-	X(TSAN,		"tsan",		"a data race (ThreadSanitizer)")	\
-	X(ASAN,		"asan",		"a memory error (AddressSanitizer)")	\
-	X(DEADLINE,	"deadline",	"the run overran its hard deadline")
+/*
+ * The detectors, in the order they run: each is a file under src/detect/ whose ops table is
+ * named by the second column (src/detect/registry.c makes the table from this list). A
+ * failure names the detector that saw it.
+ */
+#define CGT_DETECTORS(X)							\
+	X(LIVELOCK,	livelock,	"livelock",	"a walk that cannot end")	\
+	X(HANG,		hang,		"hang",		"a thread blocked past --stall") \
+	X(LOCK_ORDER,	lock_order,	"lock-order",	"two locks taken in both orders") \
+	X(RCU_NESTING,	rcu_nesting,	"rcu-nesting",	"a sleeping lock inside rcu_read_lock") \
+	X(STARVATION,	starvation,	"starvation",	"a writer passed over past --starve") \
+	X(INVARIANT,	invariant,	"invariant",	"the model's linkage broken")	\
+	X(TSAN,		tsan,		"tsan",		"a data race (ThreadSanitizer)") \
+	X(ASAN,		asan,		"asan",		"a memory error (AddressSanitizer)") \
+	X(DEADLINE,	deadline,	"deadline",	"the run overran its hard deadline")
 
 enum cgt_detector {
-#define X(id, name, desc) CGT_DET_##id,
+#define X(id, sym, name, desc) CGT_DET_##id,
 	CGT_DETECTORS(X)
 #undef X
 	CGT_NR_DETECTORS

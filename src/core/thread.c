@@ -59,6 +59,47 @@ void cgt_thread_copy(struct cgt_thread *dst, const struct cgt_thread *src)
 		d[i] = __atomic_load_n(&s[i], __ATOMIC_RELAXED);
 }
 
+int cgt_threads_snapshot(struct cgt_thread *out, int max)
+{
+	int n = 0;
+
+	pthread_mutex_lock(&registry_lock);
+	for (struct cgt_thread *t = registry; t && n < max; t = t->next)
+		cgt_thread_copy(&out[n++], t);
+	pthread_mutex_unlock(&registry_lock);
+	return n;
+}
+
+static struct cgt_thread *thread_find(int id)
+{
+	for (struct cgt_thread *t = registry; t; t = t->next)
+		if (t->id == id)
+			return t;
+	return NULL;
+}
+
+void cgt_thread_mark_wait(int id, uint64_t since, int reported)
+{
+	struct cgt_thread *t;
+
+	pthread_mutex_lock(&registry_lock);
+	t = thread_find(id);
+	if (t && READ_ONCE(t->wait_obj) && READ_ONCE(t->wait_since_ns) == since)
+		WRITE_ONCE(t->wait_reported, READ_ONCE(t->wait_reported) | reported);
+	pthread_mutex_unlock(&registry_lock);
+}
+
+void cgt_thread_abort_walk(int id, uint64_t since)
+{
+	struct cgt_thread *t;
+
+	pthread_mutex_lock(&registry_lock);
+	t = thread_find(id);
+	if (t && READ_ONCE(t->walk_active) && READ_ONCE(t->walk_since_ns) == since)
+		WRITE_ONCE(t->walk_abort, 1);
+	pthread_mutex_unlock(&registry_lock);
+}
+
 void cgt_thread_unregister(struct cgt_thread *t)
 {
 	struct cgt_thread **pp;

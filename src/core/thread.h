@@ -25,6 +25,12 @@ enum cgt_wait_kind {
 	CGT_WAIT_GROUP_EXIT,	/* de_thread: the rest of the group to go */
 };
 
+/* Which detectors have reported a thread's current wait: one report per wait each. */
+enum {
+	CGT_REPORTED_HANG	= 1 << 0,
+	CGT_REPORTED_STARVED	= 1 << 1,
+};
+
 #define CGT_MAX_HELD	8
 #define CGT_RING_SIZE	64	/* a power of two */
 
@@ -59,7 +65,7 @@ struct cgt_thread {
 	long wait_acq_seen;		/* the lock's acquisitions when the wait began */
 	long wait_reads_seen;		/* the lock's read and write acquisitions */
 	long wait_writes_seen;		/* when the wait began */
-	int wait_reported;		/* the hang watchdog has reported this wait */
+	int wait_reported;		/* CGT_REPORTED_*: detectors that reported this wait */
 	/* what it holds */
 	int nheld;
 	struct cgt_held held[CGT_MAX_HELD];
@@ -70,7 +76,7 @@ struct cgt_thread {
 	int walk_start_pid;
 	long walk_steps;
 	uint64_t walk_since_ns;
-	int walk_abort;			/* set by the watchdog: stop this walk */
+	int walk_abort;			/* set by the livelock detector: stop this walk */
 	/* its story */
 	uint32_t ring_head;
 	struct cgt_event ring[CGT_RING_SIZE];
@@ -95,6 +101,14 @@ int cgt_threads_graveyard(struct cgt_thread **out, int max);
 void cgt_threads_reset(void);
 /* Copy a thread's state with atomic loads: it may still be running. */
 void cgt_thread_copy(struct cgt_thread *dst, const struct cgt_thread *src);
+/* Copies of at most @max live threads, taken under the registry lock; how many. */
+int cgt_threads_snapshot(struct cgt_thread *out, int max);
+/*
+ * What a detector, looking at a copy, marks on the live thread @id: only if it is still in
+ * the wait (or the walk) that began at @since, so a mark never lands on a later one.
+ */
+void cgt_thread_mark_wait(int id, uint64_t since, int reported);
+void cgt_thread_abort_walk(int id, uint64_t since);
 
 static inline void cgt_event_record(int point, int side, int pid, const char *name)
 {

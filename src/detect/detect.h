@@ -1,43 +1,83 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The detectors that watch a run from outside the model: the event recorder and perturbation
- * at the marked points, and the watchdog thread (livelock, hang with its wait-for picture,
- * starvation, hard deadline). The lock-order and RCU-nesting checks live with the locks
- * (src/locks/lock_track.c); the invariants with the model; the sanitizers in sanitizers.c.
+ * The detectors: one file each, one ops table each, registered in one table (registry.c,
+ * made from CGT_DETECTORS in core/failure.h), as the lock variants are. They watch the model
+ * and the locks from above: through the marked points the model and the locks pass, through
+ * the state every harness thread publishes (core/thread.h), and through the run's own calls
+ * when the model is held still or has gone. They report through core's failure list.
+ *
+ * One path serves both kinds of run. A free-running run's time-based checks are made by a
+ * watchdog thread ten times a second (watch); a controlled run counts decisions instead, and
+ * its checks are made at decisions (decision) or when no thread can run (stuck). What a
+ * marked point shows (point) and what a model at rest shows (at_rest) are the same in both.
  */
 #ifndef CGT_DETECT_H
 #define CGT_DETECT_H
 
 #include <stdbool.h>
-#include <stddef.h>
 #include <stdint.h>
+
+#include "../core/failure.h"
+#include "../core/point.h"
+#include "../core/thread.h"
 
 struct cgt_detect_config {
 	double stall;			/* seconds: a walk older, or a wait longer, is reported */
 	double starve;			/* seconds: a writer passed over this long is starved */
-	double deadline;		/* seconds since the run started: the hard end */
-	int perturb;			/* per mille of marked points that delay or yield */
-	uint64_t seed;
-	bool controlled;		/* a controlled run: only the deadline is watched by time */
-	void (*on_deadline)(void);	/* the run overran: write what we have and leave */
+	double deadline;		/* seconds since the run started: the hard end (0: none) */
+	bool controlled;		/* a controlled run: decisions, not time, except the deadline */
+	/* the run must end now (past the deadline, or ASan about to abort): write and leave */
+	void (*on_abort)(void);
 };
 
+struct cgt_detector_ops {
+	enum cgt_detector id;		/* the failures it reports (name and what it catches) */
+	/* a run starts: take the configuration (0, or -1) */
+	int (*start)(const struct cgt_detect_config *cfg);
+	/*
+	 * A thread at marked point @id, where control may pass to another: @point sees what it
+	 * has just done (a lock now held), before control passes; @resume what it is about to
+	 * do (take a lock, step a walk), once it runs again. So a failure is stamped with the
+	 * same decision in a controlled run as the thread's own view of it.
+	 */
+	void (*point)(enum cgt_point_id id, const void *obj);
+	void (*resume)(enum cgt_point_id id, const void *obj);
+	/* free-running: every harness thread as it was a moment ago (@n copies), at @now */
+	void (*watch)(const struct cgt_thread *v, int n, uint64_t now);
+	/* controlled: a decision is being made (in the baton holder) */
+	void (*decision)(long step);
+	/* controlled: no model thread can run at decision @step */
+	void (*stuck)(long step);
+	/* every model thread is held still between operations */
+	void (*at_rest)(void);
+	/* every model thread has gone and grace periods have passed: the model's last check */
+	void (*after_exit)(void);
+	/* the run is over: a last look */
+	void (*stop)(void);
+	/* watched by time in a controlled run too: the deadline is wall-clock in every run */
+	bool wall_clock;
+};
+
+/* The run's calls: each passes the event to every detector that has the hook. */
 int cgt_detect_start(const struct cgt_detect_config *cfg);
 void cgt_detect_stop(void);
+void cgt_detect_point(enum cgt_point_id id, const void *obj);
+void cgt_detect_resume(enum cgt_point_id id, const void *obj);
+void cgt_detect_decision(long step);
+void cgt_detect_stuck(long step);
+void cgt_detect_at_rest(void);
+void cgt_detect_after_exit(void);
 
-/* events.c: the point hook (ring-buffer events, heartbeats, perturbation) */
-void cgt_events_install(int perturb, uint64_t seed);
-void cgt_events_remove(void);
+/* The most threads a look takes in. */
+#define CGT_SNAP_MAX	4096
 
-/* watchdog.c: the wait-for picture right now (who holds what, who waits for what). */
-void cgt_waitfor_picture(char *buf, size_t len);
-/* A controlled run in which no thread can run: the hang report, with its cycle. */
-void cgt_report_deadlock(long step);
+/* registry.c */
+extern const struct cgt_detector_ops *const cgt_detectors[CGT_NR_DETECTORS];
 
-/* sanitizers.c: reports the sanitizer runtimes made, and a hook for fatal ones. */
-long cgt_sanitizer_reports(void);
-const char *cgt_build_name(void);	/* "plain", "tsan" or "asan" */
-int cgt_build_slowdown(void);		/* how much slower than plain: time bounds scale by it */
-void cgt_sanitizer_on_fatal(void (*fn)(void));
+/*
+ * In a controlled run, a writer that this many reads passed while it waited is starved: a
+ * fair lock (FIFO, or waiting writers first) lets none pass at all.
+ */
+#define CGT_STARVE_READS	8
 
 #endif

@@ -79,8 +79,20 @@ void cgt_lock_init(struct cgt_lock *lock, const struct cgt_lock_ops *ops, const 
 void cgt_lock_destroy(struct cgt_lock *lock);
 
 /*
- * Taking and releasing a model lock: the marked points around the variant's own code, the
- * wait and the hold recorded for the detectors, the lock-order and RCU-nesting checks.
+ * A lock being taken or released: what its marked points (LOCK_WAIT, LOCK_HELD,
+ * LOCK_RELEASE) hand to whoever watches them.
+ */
+struct cgt_lock_op {
+	struct cgt_lock *lock;
+	int side;			/* CGT_READ or CGT_WRITE */
+	uint64_t waited_ns;		/* LOCK_HELD: how long the wait lasted */
+	long reads_passed;		/* LOCK_HELD, a writer: reads that got in meanwhile */
+	long writes_passed;		/* and writes */
+};
+
+/*
+ * Taking and releasing a model lock: the marked points around the variant's own code, and
+ * the wait and the hold recorded for the detectors.
  */
 void cgt_lock_acquire(struct cgt_lock *lock, int side);
 void cgt_lock_release(struct cgt_lock *lock, int side);
@@ -106,17 +118,26 @@ static inline void cgt_write_unlock(struct cgt_lock *lock)
 }
 
 /* Lock classes, for reports and the starvation figures. */
+#define CGT_MAX_LOCK_CLASSES	16
 int cgt_lock_classes(struct cgt_lock_class *out, int max);
+/* A class's number, below CGT_MAX_LOCK_CLASSES, for tables indexed by class. */
+int cgt_lock_class_id(const struct cgt_lock_class *c);
 void cgt_lock_classes_reset(void);
-/*
- * In a controlled run, a writer that this many reads passed while it waited is starved: a
- * fair lock (FIFO, or waiting writers first) lets none pass at all.
- */
-#define CGT_STARVE_READS	8
+/* The counts a watcher compares to see whether a lock moves while a thread waits for it. */
+static inline long cgt_lock_acquisitions(const struct cgt_lock *lock)
+{
+	return __atomic_load_n(&lock->acquisitions, __ATOMIC_RELAXED);
+}
 
-/* A writer waiting longer than this while readers pass it is starved (0: never). */
-void cgt_lock_set_starve_ns(uint64_t ns);
-uint64_t cgt_lock_starve_ns(void);
+static inline long cgt_lock_reads(const struct cgt_lock *lock)
+{
+	return __atomic_load_n(&lock->reads, __ATOMIC_RELAXED);
+}
+
+static inline long cgt_lock_writes(const struct cgt_lock *lock)
+{
+	return __atomic_load_n(&lock->writes, __ATOMIC_RELAXED);
+}
 
 /* The registry (lock_registry.c). */
 extern const struct cgt_lock_ops *const cgt_lock_variants[];

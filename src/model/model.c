@@ -99,13 +99,21 @@ int cgt_model_init(const struct cgt_model_config *cfg)
 
 /*
  * Undo cgt_model_init() once every other task is gone: init lets go of its pid and css_set,
- * grace periods pass, and then nothing but the static objects may remain. Returns the leak
- * check's verdict (0: nothing leaked).
+ * grace periods pass, and then nothing but the static objects may remain (the leak check),
+ * which are freed last. Returns the leak check's verdict (0: nothing leaked).
  */
 int cgt_model_exit(char *why, size_t len)
 {
 	int ret;
 
+	cgt_model_release_init();
+	ret = cgt_check_leaks(why, len);
+	cgt_model_free();
+	return ret;
+}
+
+void cgt_model_release_init(void)
+{
 	cgt_write_lock(&tasklist_lock);
 	cds_list_del_rcu(&init_task.thread_node);
 	detach_pid(&init_task, PIDTYPE_SID);
@@ -114,11 +122,13 @@ int cgt_model_exit(char *why, size_t len)
 	cgt_write_unlock(&tasklist_lock);
 	cgroup_exit(&init_task);
 	rcu_barrier();
-	ret = cgt_check_leaks(why, len);
+}
+
+void cgt_model_free(void)
+{
 	cgroup_exit_all();
 	cgt_lock_destroy(&init_signals.group_rwsem);
 	pthread_mutex_destroy(&init_signals.siglock);
 	pthread_cond_destroy(&init_signals.group_exit_wait);
 	cgt_lock_destroy(&tasklist_lock);
-	return ret;
 }

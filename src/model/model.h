@@ -159,6 +159,9 @@ extern struct cgroup cgroups[CGT_NR_HIERARCHIES][CGT_CGROUPS_PER_ROOT + 1];
 /* model.c */
 int cgt_model_init(const struct cgt_model_config *cfg);
 int cgt_model_exit(char *why, size_t len);
+/* cgt_model_exit() in its steps, for a caller that checks for leaks itself in between. */
+void cgt_model_release_init(void);
+void cgt_model_free(void);
 const struct cgt_model_config *cgt_model_cfg(void);
 void cgt_model_counts(struct cgt_model_counts *out);
 void cgt_model_count(long *counter, long delta);
@@ -252,8 +255,12 @@ struct cgt_walk {
 	long steps;			/* threads visited */
 	long live;			/* of which not yet exiting */
 	bool overran;			/* cut short as a livelock (too long, or told to stop) */
-	char fate[96];			/* then: what became of the start thread */
+	const char *why;		/* then: why it was stopped */
+	char fate[96];			/* and what became of the start thread */
 };
+
+/* Why a walk stopped at walk_limit. */
+#define CGT_WALK_TOO_LONG	"more steps than the group could ever hold"
 
 /* next_thread: p->thread_group.next, the old headless ring. */
 static inline struct task *next_thread(const struct task *p)
@@ -263,6 +270,8 @@ static inline struct task *next_thread(const struct task *p)
 
 struct task *cgt_walk_first(struct cgt_walk *w, struct task *start, enum cgt_iter iter);
 struct task *cgt_walk_next(struct cgt_walk *w);
+/* Stop @w at its next step (from its own thread, inside the walk): a livelock. */
+void cgt_walk_stop(struct cgt_walk *w, const char *why);
 
 /* Visit every thread of @start's group with walk @iter; `break` and `continue` work. */
 #define cgt_walk_for_each(w, start, iter, t)					\
@@ -278,7 +287,7 @@ int cgt_iter_parse(const char *name, enum cgt_iter *iter);
 /* invariants.c */
 /* A broken invariant seen while the run goes on: an invariant failure (core/failure.h). */
 void cgt_violation(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-int cgt_check_invariants(char *why, size_t len);
+/* 0, or -1 with the first broken invariant in @why: the model must be held still. */int cgt_check_invariants(char *why, size_t len);
 int cgt_check_leaks(char *why, size_t len);
 int cgt_check_group_in(struct task *leader, const struct cgroup *cgrp,
 		       struct task *const *exempt, size_t nexempt);

@@ -8,9 +8,10 @@
  *   for_each:   for_each_thread(p, t)  -- thread_node from p->signal->thread_head; the head
  *               lives in signal_struct, so the walk always ends under RCU.
  *
- * Both need rcu_read_lock. Every walk publishes its progress in its thread's state; a walk
- * longer than the model's walk_limit, or one the livelock watchdog tells to stop, is cut
- * short and reported with what became of its start thread, so that the run goes on.
+ * Both need rcu_read_lock. Every walk publishes its progress in its thread's state and
+ * passes a marked point at every step, where the livelock detector (src/detect/livelock.c)
+ * may stop it (cgt_walk_stop) and report it with what became of its start thread, so that
+ * the run goes on. A walk longer than the model's walk_limit stops by itself.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -59,21 +60,17 @@ static void walk_fate(struct cgt_walk *w)
 		snprintf(w->fate, sizeof(w->fate), "alive and hashed");
 }
 
-static void walk_cut_short(struct cgt_walk *w, const char *why)
+/*
+ * End the walk at its next step, as the livelock detector asks or the walk limit demands;
+ * the walker is still inside rcu_read_lock, so what became of the start thread can be read.
+ */
+void cgt_walk_stop(struct cgt_walk *w, const char *why)
 {
-	struct cgt_thread *self = cgt_self;
-	char evidence[384];
-
+	if (w->overran)
+		return;
 	w->overran = true;
+	w->why = why;
 	walk_fate(w);
-	snprintf(evidence, sizeof(evidence),
-		 "walk: %s from tid %d (%s)\nsteps: %ld\nstart thread: %s\nwhy: %s\n",
-		 cgt_iter_name(w->iter), w->start_pid,
-		 thread_group_leader(w->start) ? "group leader" : "not the group leader",
-		 w->steps, w->fate, why);
-	cgt_fail(CGT_DET_LIVELOCK, self ? self->id : 0, evidence,
-		 "%s walk from tid %d went %ld steps without ending; the start thread %s",
-		 cgt_iter_name(w->iter), w->start_pid, w->steps, w->fate);
 }
 
 static struct task *walk_visit(struct cgt_walk *w, struct task *t)
@@ -120,19 +117,15 @@ struct task *cgt_walk_first(struct cgt_walk *w, struct task *start, enum cgt_ite
 
 struct task *cgt_walk_next(struct cgt_walk *w)
 {
-	struct cgt_thread *self = cgt_self;
 	struct cds_list_head *head, *next;
 	struct task *t;
 
 	cgt_point(CGT_PT_WALK_STEP, w);
-	if (w->steps >= cgt_model_cfg()->walk_limit) {
-		walk_cut_short(w, "more steps than the group could ever hold");
+	/* the model's own bound, for a walk that no detector watches */
+	if (w->steps >= cgt_model_cfg()->walk_limit)
+		cgt_walk_stop(w, CGT_WALK_TOO_LONG);
+	if (w->overran)
 		return walk_visit(w, NULL);
-	}
-	if (self && READ_ONCE(self->walk_abort)) {
-		walk_cut_short(w, "the livelock watchdog found it older than --stall");
-		return walk_visit(w, NULL);
-	}
 	if (w->iter == CGT_ITER_WHILE_EACH) {
 		t = next_thread(w->cur);
 		return walk_visit(w, t == w->start ? NULL : t);

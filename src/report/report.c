@@ -18,7 +18,7 @@
 #include "../search/child.h"
 #include "../run/run.h"
 #include "story.h"
-#include "../detect/detect.h"
+#include "../base/build.h"
 
 #define CGT_REPORT_VERSION	2
 #define MAX_REPORT_THREADS	64

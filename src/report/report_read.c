@@ -28,7 +28,7 @@
  * from it) does not pull in failure.c and with it the thread registry. NULL-ended.
  */
 static const char *const detector_names[CGT_NR_DETECTORS + 1] = {
-#define X(id, name, desc) [CGT_DET_##id] = name,
+#define X(id, sym, name, desc) [CGT_DET_##id] = name,
 	CGT_DETECTORS(X)
 #undef X
 };

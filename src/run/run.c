@@ -13,6 +13,7 @@
 
 #include "run.h"
 #include "../report/story.h"
+#include "points.h"
 #include "../detect/detect.h"
 
 #define DRAIN_TIMEOUT	2.0	/* seconds for every model thread to exit once told */
@@ -95,13 +96,11 @@ static void run_resume(struct cgt_run *run)
 /* Hold the model still and check it; a model that will not come to rest is the hang watchdog's. */
 static bool run_check(struct cgt_run *run, int walkers)
 {
-	char why[256];
 	bool quiet = run_quiesce(run, walkers, run->cfg->stall);
 
 	if (quiet) {
 		stat_inc(run, checks);
-		if (cgt_check_invariants(why, sizeof(why)))
-			cgt_fail(CGT_DET_INVARIANT, cgt_self ? cgt_self->id : 0, NULL, "%s", why);
+		cgt_detect_at_rest();
 	}
 	run_resume(run);
 	return quiet;
@@ -277,6 +276,8 @@ static void run_tick(long step)
 		run->next_check_step += CGT_CHECK_DECISIONS;
 		__atomic_store_n(&run->pause, 1, __ATOMIC_RELEASE);
 	}
+	/* after the stop: a failure seen at this decision stops the run at the next, as ever */
+	cgt_detect_decision(step);
 }
 
 /*
@@ -287,8 +288,6 @@ static void run_tick(long step)
 static bool run_controlled(struct cgt_run *run, struct cgt_run_result *res, double end,
 			   double *next_stats, double *next_progress, bool tty)
 {
-	char why[256];
-
 	cgt_sched_kick();
 	for (;;) {
 		switch (cgt_sched_wait_idle(0.05)) {
@@ -301,7 +300,7 @@ static bool run_controlled(struct cgt_run *run, struct cgt_run_result *res, doub
 		case CGT_IDLE_DONE:
 			return true;
 		case CGT_IDLE_DEADLOCK:
-			cgt_report_deadlock(cgt_sched_steps());
+			cgt_detect_stuck(cgt_sched_steps());
 			return false;
 		case CGT_IDLE_PARKED:
 			break;
@@ -309,8 +308,7 @@ static bool run_controlled(struct cgt_run *run, struct cgt_run_result *res, doub
 		pthread_mutex_lock(&run->park_lock);
 		pthread_mutex_unlock(&run->park_lock);
 		stat_inc(run, checks);
-		if (cgt_check_invariants(why, sizeof(why)))
-			cgt_fail(CGT_DET_INVARIANT, cgt_self ? cgt_self->id : 0, NULL, "%s", why);
+		cgt_detect_at_rest();
 		if (run->final) {
 			res->quiesced = true;
 			__atomic_store_n(&run->stop, 1, __ATOMIC_RELEASE);
@@ -367,10 +365,8 @@ int cgt_run(const struct cgt_run_config *cfg, struct cgt_run_result *res)
 		.stall		= cfg->stall,
 		.starve		= cfg->starve,
 		.deadline	= cfg->duration + cfg->stall + 4,
-		.perturb	= cfg->sched ? 0 : cfg->perturb,
-		.seed		= cfg->seed,
 		.controlled	= cfg->sched != NULL,
-		.on_deadline	= run_deadline,
+		.on_abort	= run_deadline,
 	};
 	static struct cgt_thread driver;
 	struct cgt_run *run = calloc(1, sizeof(*run));
@@ -396,8 +392,9 @@ int cgt_run(const struct cgt_run_config *cfg, struct cgt_run_result *res)
 	current_run = run;
 	deadline_res = res;
 	cgt_failure_set_hook(run_failure_seen);
-	cgt_sanitizer_on_fatal(run_deadline);
+	cgt_events_install(cfg->sched ? 0 : cfg->perturb, cfg->seed);
 	if (cgt_actors_init(run) || cgt_model_init(&mcfg) || cgt_detect_start(&dcfg)) {
+		cgt_events_remove();
 		cgt_thread_unregister(&driver);
 		cgt_rcu_unregister_thread();
 		free(run);
@@ -458,16 +455,16 @@ int cgt_run(const struct cgt_run_config *cfg, struct cgt_run_result *res)
 	res->finished = run_drain(run);
 drained:
 	if (res->finished) {
-		char why[256];
-
 		for (i = 0; i < nwalkers; i++)
 			pthread_join(walkers[i].thread, NULL);
-		if (cgt_model_exit(why, sizeof(why)))
-			cgt_fail(CGT_DET_INVARIANT, driver.id, NULL, "%s", why);
+		cgt_model_release_init();
+		cgt_detect_after_exit();
+		cgt_model_free();
 		if (cfg->sched)
 			cgt_sched_finish();
 	}
 	cgt_detect_stop();
+	cgt_events_remove();
 	run_fill_result(run, res);
 	if (res->finished) {
 		free(walkers);

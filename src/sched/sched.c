@@ -17,12 +17,10 @@
 #include <unistd.h>
 
 #include "sched.h"
-#include "../core/failure.h"
 #include "../core/point.h"
 #include "../core/rcu.h"
 #include "../core/sync.h"
 #include "../core/thread.h"
-#include "../detect/detect.h"
 
 bool cgt_sched_enabled;
 __thread struct cgt_sched_ent *cgt_sched_self;
@@ -55,7 +53,6 @@ static struct {
 	char why[160];
 	int running;			/* futex: someone holds the baton */
 	int stop;			/* the driver's wall-clock cap was reached */
-	long sanitizer_seen;
 	/* RCU */
 	struct rcu_cbs pending;		/* queued for the next grace period */
 	struct rcu_cbs gp_cbs;		/* ending with the running one */
@@ -225,18 +222,6 @@ static void rcu_advance(void)
 	}
 }
 
-/* A sanitizer report is a failure at the decision that follows it, the same in every run. */
-static void poll_sanitizers(void)
-{
-	long n = cgt_sanitizer_reports();
-
-	if (n > S.sanitizer_seen && !strcmp(cgt_build_name(), "tsan"))
-		cgt_fail(CGT_DET_TSAN, cgt_self ? cgt_self->id : 0,
-			 "the ThreadSanitizer reports are on stderr\n",
-			 "ThreadSanitizer reported %ld data race(s) so far", n);
-	S.sanitizer_seen = n;
-}
-
 static struct cgt_sched_ent *find_runnable(int n, int id)
 {
 	for (int i = 0; i < n; i++)
@@ -274,10 +259,9 @@ static struct cgt_sched_ent *decide(struct cgt_sched_ent *cur)
 	struct cgt_sched_ent *next = NULL;
 	int n = 0;
 
+	rcu_advance();
 	if (S.cfg.tick)
 		S.cfg.tick(step);
-	rcu_advance();
-	poll_sanitizers();
 	for (int i = 0; i < S.nlive; i++)
 		if (S.live[i]->state == CGT_ENT_RUNNABLE)
 			S.runnable[n++] = S.live[i];

@@ -72,7 +72,10 @@ struct cgt_sched_config {
 	const struct cgt_schedule *follow;	/* choices to follow, or NULL */
 	bool lenient;			/* where @follow no longer fits, go on as best we can */
 	const void *park;		/* what parked threads block on */
-	/* called by the baton holder at every decision: the run's clock */
+	/*
+	 * called by the baton holder at every decision, once grace periods have advanced: the
+	 * run's clock, and its detectors' look at each decision
+	 */
 	void (*tick)(long step);
 };
 

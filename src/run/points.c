@@ -1,15 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The point hook of a run: every marked point leaves an event in its thread's ring (what a
- * report tells as the story) and a heartbeat, and, with --perturb, sometimes a short delay or
- * a yield, seeded per thread, to widen race windows.
+ * The point hook of a run, what happens at every marked point: an event in its thread's
+ * ring (what a report tells as the story) and a heartbeat; then, in a controlled run, a
+ * scheduling decision, or with --perturb sometimes a short delay or a yield, seeded per
+ * thread, to widen race windows; then the detectors' look at it.
  */
 #include <sched.h>
 #include <time.h>
 
-#include "detect.h"
+#include "points.h"
 #include "../base/prng.h"
 #include "../core/thread.h"
+#include "../detect/detect.h"
 #include "../model/model.h"
 #include "../sched/sched.h"
 
@@ -56,7 +58,7 @@ static void record_point(enum cgt_point_id id, const void *obj)
 	case CGT_PT_LOCK_WAIT:
 	case CGT_PT_LOCK_HELD:
 	case CGT_PT_LOCK_RELEASE:
-		name = ((const struct cgt_lock *)obj)->name;
+		name = ((const struct cgt_lock_op *)obj)->lock->name;
 		break;
 	case CGT_PT_WALK_START:
 		pid = ((const struct cgt_walk *)obj)->start_pid;
@@ -90,11 +92,13 @@ static void record_point(enum cgt_point_id id, const void *obj)
 	}
 	cgt_event_record(id, -1, pid, name);
 out:
+	cgt_detect_point(id, obj);
 	if (cgt_sched_on())
 		cgt_sched_point(id);
 	else if (perturb_permille)
 		perturb(id == CGT_PT_READDIR_STEP ? 20000000 : id == CGT_PT_WALK_STEP ? 2000000 :
 			200000);
+	cgt_detect_resume(id, obj);
 }
 
 void cgt_events_install(int perturb_pm, uint64_t seed)

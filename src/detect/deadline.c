@@ -1,0 +1,39 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * deadline: a whole run has a hard end, whatever the model does. Past it the run is told to
+ * write what it has and leave (the run's on_abort), even with every worker stuck: a nightly
+ * job must never hang. Wall-clock in every run, controlled ones included.
+ */
+#include "detect.h"
+
+static uint64_t deadline_ns;
+static void (*on_abort)(void);
+static bool fired;
+
+static int deadline_start(const struct cgt_detect_config *cfg)
+{
+	deadline_ns = (uint64_t)(cfg->deadline * 1e9);
+	on_abort = cfg->on_abort;
+	fired = false;
+	return 0;
+}
+
+static void deadline_watch(const struct cgt_thread *v, int n, uint64_t now)
+{
+	(void)v;
+	(void)n;
+	if (!deadline_ns || fired || now <= deadline_ns)
+		return;
+	fired = true;
+	cgt_fail(CGT_DET_DEADLINE, cgt_self ? cgt_self->id : 0, NULL,
+		 "the run did not end by its hard deadline (%.0f s)", (double)deadline_ns / 1e9);
+	if (on_abort)
+		on_abort();
+}
+
+const struct cgt_detector_ops deadline_detector = {
+	.id		= CGT_DET_DEADLINE,
+	.start		= deadline_start,
+	.watch		= deadline_watch,
+	.wall_clock	= true,
+};

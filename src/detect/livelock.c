@@ -1,0 +1,62 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * livelock: a thread-group walk that cannot end (while_each_thread from a thread that left
+ * the ring). A walk that has taken more steps than its group could ever hold (the model's
+ * walk_limit), or one older than --stall (seen by the watchdog in a free-running run), is
+ * stopped through the model's own interface at its next step and reported from inside it,
+ * still under rcu_read_lock, with what became of its start thread; so the run goes on.
+ */
+#include <stdio.h>
+
+#include "detect.h"
+#include "../model/model.h"
+
+#define WALK_TOO_OLD	"the livelock watchdog found it older than --stall"
+
+static uint64_t stall_ns;
+
+static int livelock_start(const struct cgt_detect_config *cfg)
+{
+	stall_ns = (uint64_t)(cfg->stall * 1e9);
+	return 0;
+}
+
+static void livelock_resume(enum cgt_point_id id, const void *obj)
+{
+	struct cgt_walk *w = (struct cgt_walk *)obj;
+	struct cgt_thread *self = cgt_self;
+	char evidence[384];
+
+	if (id != CGT_PT_WALK_STEP)
+		return;
+	if (w->steps >= cgt_model_cfg()->walk_limit)
+		cgt_walk_stop(w, CGT_WALK_TOO_LONG);
+	else if (self && READ_ONCE(self->walk_abort))
+		cgt_walk_stop(w, WALK_TOO_OLD);
+	else
+		return;
+	snprintf(evidence, sizeof(evidence),
+		 "walk: %s from tid %d (%s)\nsteps: %ld\nstart thread: %s\nwhy: %s\n",
+		 cgt_iter_name(w->iter), w->start_pid,
+		 thread_group_leader(w->start) ? "group leader" : "not the group leader",
+		 w->steps, w->fate, w->why);
+	cgt_fail(CGT_DET_LIVELOCK, self ? self->id : 0, evidence,
+		 "%s walk from tid %d went %ld steps without ending; the start thread %s",
+		 cgt_iter_name(w->iter), w->start_pid, w->steps, w->fate);
+}
+
+/* A walk older than --stall is asked to stop; its own thread reports it at its next step. */
+static void livelock_watch(const struct cgt_thread *v, int n, uint64_t now)
+{
+	for (int i = 0; i < n; i++)
+		if (v[i].walk_active && !v[i].walk_abort &&
+		    cgt_age_ns(now, v[i].walk_since_ns) > stall_ns)
+			cgt_thread_abort_walk(v[i].id, v[i].walk_since_ns);
+}
+
+const struct cgt_detector_ops livelock_detector = {
+	.id	= CGT_DET_LIVELOCK,
+	.start	= livelock_start,
+	.resume	= livelock_resume,
+	.watch	= livelock_watch,
+};

@@ -1,0 +1,81 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * tsan: data races, as ThreadSanitizer reports them. The runtime calls __tsan_on_report for
+ * every report it is about to print; we only count there (the runtime holds its own locks),
+ * and the count is read in one place, poll(): by the watchdog in a free-running run, at every
+ * decision in a controlled one (so the failure lands at the same decision every time), and
+ * once more at the end. The reports themselves are on stderr.
+ */
+#include "detect.h"
+
+static long reports;		/* made by the runtime */
+static long seen;		/* of which turned into failures */
+
+static void poll(void)
+{
+	long n = __atomic_load_n(&reports, __ATOMIC_RELAXED);
+
+	if (n > seen)
+		cgt_fail(CGT_DET_TSAN, cgt_self ? cgt_self->id : 0,
+			 "the ThreadSanitizer reports are on stderr\n",
+			 "ThreadSanitizer reported %ld data race(s) so far", n);
+	seen = n;
+}
+
+static int tsan_start(const struct cgt_detect_config *cfg)
+{
+	(void)cfg;
+	seen = __atomic_load_n(&reports, __ATOMIC_RELAXED);
+	return 0;
+}
+
+static void tsan_watch(const struct cgt_thread *v, int n, uint64_t now)
+{
+	(void)v;
+	(void)n;
+	(void)now;
+	poll();
+}
+
+static void tsan_decision(long step)
+{
+	(void)step;
+	poll();
+}
+
+#if defined(CGT_TSAN)
+/*
+ * The harness counts the reports and sets its own exit status (--expect fail must be able to
+ * exit 0), so the runtime must not replace it; TSAN_OPTIONS may still say otherwise.
+ */
+const char *__tsan_default_options(void);
+const char *__tsan_default_options(void)
+{
+	return "exitcode=0 halt_on_error=0 second_deadlock_stack=1";
+}
+
+/* tsan-suppressions, built in (see the Makefile), so the binary needs no TSAN_OPTIONS. */
+extern const char cgt_tsan_suppressions[];
+const char *__tsan_default_suppressions(void);
+const char *__tsan_default_suppressions(void)
+{
+	return cgt_tsan_suppressions;
+}
+
+/* Weak in the TSan runtime; returning 0 lets the report through. */
+int __tsan_on_report(const void *report);
+int __tsan_on_report(const void *report)
+{
+	(void)report;
+	__atomic_fetch_add(&reports, 1, __ATOMIC_RELAXED);
+	return 0;
+}
+#endif
+
+const struct cgt_detector_ops tsan_detector = {
+	.id		= CGT_DET_TSAN,
+	.start		= tsan_start,
+	.watch		= tsan_watch,
+	.decision	= tsan_decision,
+	.stop		= poll,
+};

@@ -1,0 +1,201 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * What every model lock acquisition goes through: the marked points, which hand the
+ * detectors the lock, the side and (once held) what the wait saw (struct cgt_lock_op); the
+ * record of the wait and the hold (core/thread.h) that the hang detector draws its wait-for
+ * graph from; and per-class statistics (acquisitions, worst waits, reads that passed a
+ * waiting writer), as lockdep keeps lock_class_stats.
+ */
+#include <pthread.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "lock.h"
+#include "../core/thread.h"
+#include "../core/sync.h"
+
+
+static pthread_mutex_t class_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct cgt_lock_class classes[CGT_MAX_LOCK_CLASSES];
+static int nclasses;
+
+static struct cgt_lock_class *class_get(const char *name, bool sleeps)
+{
+	struct cgt_lock_class *c = NULL;
+
+	pthread_mutex_lock(&class_lock);
+	for (int i = 0; i < nclasses; i++)
+		if (!strcmp(classes[i].name, name))
+			c = &classes[i];
+	if (!c && nclasses < CGT_MAX_LOCK_CLASSES) {
+		c = &classes[nclasses++];
+		c->name = name;
+	}
+	if (c)
+		c->sleeps = sleeps;
+	pthread_mutex_unlock(&class_lock);
+	return c ? c : &classes[CGT_MAX_LOCK_CLASSES - 1];
+}
+
+void cgt_lock_init(struct cgt_lock *lock, const struct cgt_lock_ops *ops, const char *name)
+{
+	memset(lock, 0, offsetof(struct cgt_lock, priv));
+	lock->ops = ops;
+	lock->name = name;
+	lock->class = class_get(name, ops->sleeps);
+	ops->init(lock);
+	if (cgt_sync())
+		cgt_sync()->lock_init(lock);
+}
+
+void cgt_lock_destroy(struct cgt_lock *lock)
+{
+	if (lock->ops->destroy)
+		lock->ops->destroy(lock);
+}
+
+int cgt_lock_classes(struct cgt_lock_class *out, int max)
+{
+	int n;
+
+	pthread_mutex_lock(&class_lock);
+	n = nclasses < max ? nclasses : max;
+	for (int i = 0; i < n; i++) {
+		const long *s = (const long *)&classes[i];
+		long *d = (long *)&out[i];
+
+		for (size_t k = 0; k < sizeof(classes[i]) / sizeof(long); k++)
+			d[k] = __atomic_load_n(&s[k], __ATOMIC_RELAXED);
+	}
+	pthread_mutex_unlock(&class_lock);
+	return n;
+}
+
+int cgt_lock_class_id(const struct cgt_lock_class *c)
+{
+	return (int)(c - classes);
+}
+
+void cgt_lock_classes_reset(void)
+{
+	pthread_mutex_lock(&class_lock);
+	memset(classes, 0, sizeof(classes));
+	nclasses = 0;
+	pthread_mutex_unlock(&class_lock);
+}
+
+static void stat_max(uint64_t *max, uint64_t v)
+{
+	uint64_t old = __atomic_load_n(max, __ATOMIC_RELAXED);
+
+	while (v > old && !__atomic_compare_exchange_n(max, &old, v, true, __ATOMIC_RELAXED,
+						       __ATOMIC_RELAXED))
+		;
+}
+
+/*
+ * A writer is passed over when readers keep getting the lock while it waits and no writer
+ * at all gets in: the readers, not a queue of writers, keep it out.
+ */
+static void writer_passed(struct cgt_lock_op *op, long reads0, long writes0)
+{
+	struct cgt_lock_class *c = op->lock->class;
+
+	op->reads_passed = __atomic_load_n(&op->lock->reads, __ATOMIC_RELAXED) - reads0;
+	op->writes_passed = __atomic_load_n(&op->lock->writes, __ATOMIC_RELAXED) - writes0;
+	if (op->writes_passed || !op->reads_passed)
+		return;
+	__atomic_fetch_add(&c->passed_over, op->reads_passed, __ATOMIC_RELAXED);
+	stat_max(&c->worst_writer_passed, (uint64_t)op->reads_passed);
+}
+
+void cgt_lock_acquire(struct cgt_lock *lock, int side)
+{
+	struct cgt_thread *t = cgt_self;
+	struct cgt_lock_class *c = lock->class;
+	long reads0 = __atomic_load_n(&lock->reads, __ATOMIC_RELAXED);
+	long writes0 = __atomic_load_n(&lock->writes, __ATOMIC_RELAXED);
+	struct cgt_lock_op op = { .lock = lock, .side = side };
+	uint64_t since, waited;
+
+	cgt_point(CGT_PT_LOCK_WAIT, &op);
+	if (t) {
+		WRITE_ONCE(t->wait_reads_seen, reads0);
+		WRITE_ONCE(t->wait_writes_seen, writes0);
+		WRITE_ONCE(t->wait_static, !lock->dynamic);
+		WRITE_ONCE(t->wait_acq_seen, __atomic_load_n(&lock->acquisitions, __ATOMIC_RELAXED));
+	}
+	/*
+	 * Two clock reads per acquisition, the wait's start and end; at some 30 ns each in a
+	 * VM's vDSO they are most of what tracking costs, so the wait record shares the first.
+	 */
+	since = cgt_clock_ns();
+	if (t)
+		cgt_wait_begin_at(lock, lock->name,
+				  side == CGT_WRITE ? CGT_WAIT_WRITE : CGT_WAIT_READ, since);
+
+	if (cgt_sync())
+		cgt_sync()->lock_acquire(lock, side);
+	else if (side == CGT_WRITE)
+		lock->ops->write_lock(lock);
+	else
+		lock->ops->read_lock(lock);
+
+	waited = cgt_clock_ns() - since;
+	op.waited_ns = waited;
+	if (side == CGT_WRITE) {
+		writer_passed(&op, reads0, writes0);
+		__atomic_fetch_add(&lock->writes, 1, __ATOMIC_RELAXED);
+	} else {
+		__atomic_fetch_add(&lock->reads, 1, __ATOMIC_RELAXED);
+	}
+	if (t)
+		cgt_wait_end();
+	__atomic_fetch_add(&lock->acquisitions, 1, __ATOMIC_RELAXED);
+	__atomic_fetch_add(&c->acquired[side], 1, __ATOMIC_RELAXED);
+	stat_max(&c->wait_max_ns[side], waited);
+
+	if (t) {
+		int n = READ_ONCE(t->nheld);
+
+		if (n < CGT_MAX_HELD) {
+			WRITE_ONCE(t->held[n].lock, lock);
+			WRITE_ONCE(t->held[n].name, lock->name);
+			WRITE_ONCE(t->held[n].write, side);
+			WRITE_ONCE(t->held[n].since_ns, since + waited);
+			__atomic_store_n(&t->nheld, n + 1, __ATOMIC_RELEASE);
+		}
+	}
+	cgt_point(CGT_PT_LOCK_HELD, &op);
+}
+
+void cgt_lock_release(struct cgt_lock *lock, int side)
+{
+	struct cgt_thread *t = cgt_self;
+	struct cgt_lock_op op = { .lock = lock, .side = side };
+
+	if (cgt_sync())
+		cgt_sync()->lock_release(lock, side);
+	else if (side == CGT_WRITE)
+		lock->ops->write_unlock(lock);
+	else
+		lock->ops->read_unlock(lock);
+	if (t) {
+		int n = READ_ONCE(t->nheld);
+
+		/* locks are mostly released in reverse order; search from the top */
+		for (int i = n - 1; i >= 0; i--) {
+			if (t->held[i].lock != lock)
+				continue;
+			for (int k = i; k < n - 1; k++) {
+				WRITE_ONCE(t->held[k].lock, t->held[k + 1].lock);
+				WRITE_ONCE(t->held[k].name, t->held[k + 1].name);
+				WRITE_ONCE(t->held[k].write, t->held[k + 1].write);
+				WRITE_ONCE(t->held[k].since_ns, t->held[k + 1].since_ns);
+			}
+			__atomic_store_n(&t->nheld, n - 1, __ATOMIC_RELEASE);
+			break;
+		}
+	}
+	cgt_point(CGT_PT_LOCK_RELEASE, &op);
+}

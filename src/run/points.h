@@ -1,0 +1,12 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* The run's hook at the marked points (points.c): events, scheduling or perturbation, detectors. */
+#ifndef CGT_POINTS_H
+#define CGT_POINTS_H
+
+#include <stdint.h>
+
+/* @perturb: per mille of marked points that delay or yield (free-running runs only). */
+void cgt_events_install(int perturb, uint64_t seed);
+void cgt_events_remove(void);
+
+#endif
