@@ -113,6 +113,13 @@ void cgt_detect_at_rest(void)
 			(*d)->at_rest();
 }
 
+void cgt_detect_no_rest(double timeout)
+{
+	for_each_detector(d)
+		if ((*d)->no_rest)
+			(*d)->no_rest(timeout);
+}
+
 void cgt_detect_after_exit(void)
 {
 	for_each_detector(d)

@@ -50,6 +50,8 @@ struct cgt_detector_ops {
 	void (*stuck)(long step);
 	/* every model thread is held still between operations */
 	void (*at_rest)(void);
+	/* the model did not come to rest within @timeout seconds when asked to */
+	void (*no_rest)(double timeout);
 	/* every model thread has gone and grace periods have passed: the model's last check */
 	void (*after_exit)(void);
 	/* the run is over: a last look */
@@ -66,6 +68,7 @@ void cgt_detect_resume(enum cgt_point_id id, const void *obj);
 void cgt_detect_decision(long step);
 void cgt_detect_stuck(long step);
 void cgt_detect_at_rest(void);
+void cgt_detect_no_rest(double timeout);
 void cgt_detect_after_exit(void);
 
 /* The most threads a look takes in. */

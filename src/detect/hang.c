@@ -221,6 +221,13 @@ static void hang_watch(const struct cgt_thread *v, int n, uint64_t now)
 		report_hang(v, n, hung, now, -1);
 }
 
+/* Someone never came to park: stuck in the model, though perhaps not in any wait we see. */
+static void hang_no_rest(double timeout)
+{
+	cgt_fail(CGT_DET_HANG, cgt_self ? cgt_self->id : 0, NULL,
+		 "the model did not come to rest within %gs for the final check", timeout);
+}
+
 static int hang_start(const struct cgt_detect_config *cfg)
 {
 	stall_s = cfg->stall;
@@ -228,8 +235,9 @@ static int hang_start(const struct cgt_detect_config *cfg)
 }
 
 const struct cgt_detector_ops hang_detector = {
-	.id	= CGT_DET_HANG,
-	.start	= hang_start,
-	.watch	= hang_watch,
-	.stuck	= hang_stuck,
+	.id		= CGT_DET_HANG,
+	.start		= hang_start,
+	.watch		= hang_watch,
+	.stuck		= hang_stuck,
+	.no_rest	= hang_no_rest,
 };

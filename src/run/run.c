@@ -450,8 +450,7 @@ int cgt_run(const struct cgt_run_config *cfg, struct cgt_run_result *res)
 
 	res->quiesced = run_check(run, nwalkers);
 	if (!res->quiesced)
-		cgt_fail(CGT_DET_HANG, driver.id, NULL,
-			 "the model did not come to rest within %gs for the final check", cfg->stall);
+		cgt_detect_no_rest(cfg->stall);
 	res->finished = run_drain(run);
 drained:
 	if (res->finished) {

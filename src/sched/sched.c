@@ -19,7 +19,6 @@
 #include "sched.h"
 #include "../core/point.h"
 #include "../core/rcu.h"
-#include "../core/sync.h"
 #include "../core/thread.h"
 
 bool cgt_sched_enabled;
@@ -109,9 +108,7 @@ static int cbs_push(struct rcu_cbs *q, struct rcu_head *head, void (*func)(struc
 	return 0;
 }
 
-static const struct cgt_sync_ops sched_sync_ops;
-
-int cgt_sched_init(const struct cgt_sched_config *cfg)
+int cgt_sched_baton_init(const struct cgt_sched_config *cfg)
 {
 	CGT_UNSEEN();
 	free(S.live);
@@ -124,18 +121,15 @@ int cgt_sched_init(const struct cgt_sched_config *cfg)
 	S.cfg = *cfg;
 	S.diverged = -1;
 	S.cfg.ops->start(cfg->seed, cfg->depth, cfg->steps);
-	cgt_coop_reset();
 	cgt_sched_enabled = true;
-	cgt_sync_install(&sched_sync_ops);
 	WRITE_ONCE(cgt_step_clock, 0);
 	return 0;
 }
 
-void cgt_sched_finish(void)
+void cgt_sched_baton_finish(void)
 {
 	CGT_UNSEEN();
 	cgt_sched_enabled = false;
-	cgt_sync_install(NULL);
 	WRITE_ONCE(cgt_step_clock, -1);
 }
 
@@ -467,14 +461,14 @@ void cgt_sched_wake_if(const void *obj, bool (*can)(struct cgt_sched_ent *e))
 			cgt_sched_wake_ent(S.live[i], obj);
 }
 
-static void sched_rcu_lock(void)
+void cgt_sched_rcu_lock(void)
 {
 	CGT_UNSEEN();
 	if (cgt_sched_self)
 		cgt_sched_self->rcu_depth++;
 }
 
-static void sched_rcu_unlock(void)
+void cgt_sched_rcu_unlock(void)
 {
 	CGT_UNSEEN();
 	struct cgt_sched_ent *me = cgt_sched_self;
@@ -483,7 +477,7 @@ static void sched_rcu_unlock(void)
 		me->rcu_qs++;
 }
 
-static void sched_call_rcu(struct rcu_head *head, void (*func)(struct rcu_head *head))
+void cgt_sched_call_rcu(struct rcu_head *head, void (*func)(struct rcu_head *head))
 {
 	CGT_UNSEEN();
 	if (cbs_push(&S.pending, head, func)) {
@@ -505,14 +499,14 @@ static void gp_waiter_wake(struct rcu_head *head)
 }
 
 /* synchronize_rcu: a callback that wakes the caller, and the caller blocked until it runs. */
-static void sched_synchronize_rcu(void)
+void cgt_sched_synchronize_rcu(void)
 {
 	CGT_UNSEEN();
 	struct gp_waiter w = { .e = cgt_sched_self };
 
 	if (!w.e)
 		return;
-	sched_call_rcu(&w.head, gp_waiter_wake);
+	cgt_sched_call_rcu(&w.head, gp_waiter_wake);
 	w.e->state = CGT_ENT_BLOCKED;
 	w.e->blocked_on = &w;
 	rcu_advance();			/* no reader in the way: it ends now */
@@ -521,57 +515,9 @@ static void sched_synchronize_rcu(void)
 }
 
 /* Every model thread has gone: whatever is queued can run. */
-static void sched_rcu_barrier(void)
+void cgt_sched_rcu_barrier(void)
 {
 	CGT_UNSEEN();
 	while (S.gp_active || S.pending.n)
 		rcu_advance();
 }
-
-/* siglock: a thread that finds it taken waits in the scheduler, not in the kernel */
-static void sched_mutex_lock(pthread_mutex_t *m)
-{
-	if (!cgt_sched_self) {
-		pthread_mutex_lock(m);
-		return;
-	}
-	while (pthread_mutex_trylock(m))
-		cgt_sched_block(m);
-}
-
-static void sched_mutex_unlock(pthread_mutex_t *m)
-{
-	pthread_mutex_unlock(m);
-	cgt_sched_wake(m);
-}
-
-static void sched_cond_wait(pthread_cond_t *c, pthread_mutex_t *m)
-{
-	if (!cgt_sched_self) {
-		pthread_cond_wait(c, m);
-		return;
-	}
-	sched_mutex_unlock(m);
-	cgt_sched_block(c);
-	sched_mutex_lock(m);
-}
-
-static void sched_cond_broadcast(pthread_cond_t *c)
-{
-	cgt_sched_wake(c);
-}
-
-static const struct cgt_sync_ops sched_sync_ops = {
-	.rcu_read_lock		= sched_rcu_lock,
-	.rcu_read_unlock	= sched_rcu_unlock,
-	.call_rcu		= sched_call_rcu,
-	.synchronize_rcu	= sched_synchronize_rcu,
-	.rcu_barrier		= sched_rcu_barrier,
-	.mutex_lock		= sched_mutex_lock,
-	.mutex_unlock		= sched_mutex_unlock,
-	.cond_wait		= sched_cond_wait,
-	.cond_broadcast		= sched_cond_broadcast,
-	.lock_init		= cgt_coop_init,
-	.lock_acquire		= cgt_coop_lock,
-	.lock_release		= cgt_coop_unlock,
-};

@@ -116,8 +116,10 @@ static inline bool cgt_sched_on(void)
 	return unlikely(cgt_sched_enabled);
 }
 
-/* The driver. */
+/* The driver: intercept.c starts and ends a controlled run, sched.c's baton with its hooks. */
 int cgt_sched_init(const struct cgt_sched_config *cfg);
+int cgt_sched_baton_init(const struct cgt_sched_config *cfg);
+void cgt_sched_baton_finish(void);
 void cgt_sched_add(struct cgt_sched_ent *e);	/* before its pthread runs, by its creator */
 void cgt_sched_kick(void);			/* the driver hands out the baton */
 enum cgt_sched_idle { CGT_IDLE_BUSY, CGT_IDLE_DONE, CGT_IDLE_PARKED, CGT_IDLE_DEADLOCK };
@@ -144,10 +146,17 @@ void cgt_sched_wake_ent(struct cgt_sched_ent *e, const void *obj);
 /* Wake only the threads blocked on @obj that @can says may now go on. */
 void cgt_sched_wake_if(const void *obj, bool (*can)(struct cgt_sched_ent *e));
 
+/* RCU under the scheduler: grace periods end, and callbacks run, at decisions. */
+void cgt_sched_rcu_lock(void);
+void cgt_sched_rcu_unlock(void);
+void cgt_sched_call_rcu(struct rcu_head *head, void (*func)(struct rcu_head *head));
+void cgt_sched_synchronize_rcu(void);
+void cgt_sched_rcu_barrier(void);
+
 /*
  * Model locks under the scheduler: the variant's fairness, kept by the scheduler
  * (coop_lock.c). RCU, siglock and these reach the scheduler through core/sync.h's hooks,
- * which cgt_sched_init() installs.
+ * which cgt_sched_init() installs (intercept.c).
  */
 struct cgt_lock;
 void cgt_coop_lock(struct cgt_lock *lock, int side);
