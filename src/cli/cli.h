@@ -3,7 +3,7 @@
 #ifndef CGT_CLI_H
 #define CGT_CLI_H
 
-#include "../run/run.h"
+#include "../report/report.h"
 
 int cgt_cli_prepare(int argc, char **argv, struct cgt_run_config *cfg);
 void cgt_cli_render(struct cgt_run_config *cfg);

@@ -13,6 +13,7 @@
 
 #include "compare_cli.h"
 #include "tunables.h"
+#include "../report/report.h"
 
 #define CMP(field)	offsetof(struct cgt_compare_config, field)
 

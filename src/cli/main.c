@@ -9,6 +9,7 @@
 #include "compare_cli.h"
 #include "tunables.h"
 #include "../detect/detect.h"
+#include "../run/catalogue.h"
 
 static const char usage[] =
 	"usage: cgtorture [run] [OPTION...]   stress the model (the default command)\n"

@@ -13,6 +13,7 @@
 #include "cli.h"
 #include "tunables.h"
 #include "../detect/detect.h"
+#include "../run/catalogue.h"
 #include "../search/child.h"
 #include "../report/report_read.h"
 

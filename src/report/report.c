@@ -16,7 +16,7 @@
 #include <unistd.h>
 
 #include "../search/child.h"
-#include "../run/run.h"
+#include "report.h"
 #include "story.h"
 #include "../detect/detect.h"
 

@@ -9,7 +9,7 @@
 
 #include <stdbool.h>
 
-#include "../run/run.h"
+#include "../report/report.h"
 
 struct cgt_child_result {
 	int status;			/* the run's exit status; 128 + signal if it died of one */

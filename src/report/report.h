@@ -1,0 +1,18 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* The report of a run (report.c), and what a finished run prints and exits with. */
+#ifndef CGT_REPORT_H
+#define CGT_REPORT_H
+
+#include "../run/run.h"
+
+/* Print the summary, write the report of a failure, and say how to exit. */
+int cgt_run_finish(const struct cgt_run_config *cfg, struct cgt_run_result *res);
+int cgt_report_write(const struct cgt_run_config *cfg, struct cgt_run_result *res);
+/* 0 if @dir can be made and written, else -errno (checked before a run starts). */
+int cgt_report_check_dir(const char *dir);
+/* @dir/@name written through a temporary file and a rename: never seen half-written. */
+int cgt_write_atomic(const char *dir, const char *name, const char *buf, size_t len);
+/* output.c: the summary printed at the end of a run */
+void cgt_print_summary(FILE *f, const struct cgt_run_config *cfg, const struct cgt_run_result *r);
+
+#endif
