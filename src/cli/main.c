@@ -110,7 +110,7 @@ static int cmd_run(int argc, char **argv)
 		fflush(stdout);
 	}
 	cgt_cli_on_signals();
-	if (cgt_run(&cfg, &res)) {
+	if (cgt_run(&cfg, &cgt_report_hooks, &res)) {
 		fprintf(stderr, "cgtorture: the model could not start\n");
 		return CGT_EXIT_FAIL;
 	}

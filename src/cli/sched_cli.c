@@ -15,6 +15,7 @@
 #include "../detect/detect.h"
 #include "../run/catalogue.h"
 #include "../search/child.h"
+#include "../report/interest.h"
 #include "../report/report_read.h"
 
 /* --check-determinism: the same controlled run twice; the two schedules must be the same. */
@@ -225,13 +226,14 @@ int cgt_explore_main(int argc, char **argv)
 	return found ? CGT_EXIT_FAIL : CGT_EXIT_PASS;
 }
 
-/* The failure a report's run was after: the first of its --stop-on detector, else its first. */
+/* The failure a report's run was after. */
 static int interest(const struct cgt_report_in *r, int stop_on)
 {
+	int detector[CGT_MAX_FAILURES];
+
 	for (int i = 0; i < r->nfailures; i++)
-		if (r->failure[i].detector == stop_on)
-			return i;
-	return r->nfailures ? 0 : -1;
+		detector[i] = r->failure[i].detector;
+	return cgt_failure_of_interest(stop_on, detector, r->nfailures);
 }
 
 /* A report's configuration, as its command line gives it, for a run in this binary. */

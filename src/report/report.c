@@ -15,7 +15,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../search/child.h"
 #include "report.h"
 #include "story.h"
 #include "../detect/detect.h"
@@ -447,7 +446,11 @@ int cgt_run_finish(const struct cgt_run_config *cfg, struct cgt_run_result *res)
 		status = failed ? CGT_RUN_EXIT_FAIL : CGT_RUN_EXIT_OK;
 	if (cfg->expect == CGT_EXPECT_FAIL && !failed && !(res->interrupted && !res->failures))
 		printf("expected a failure, found none\n");
-	if (cgt_run_finish_hook)
-		cgt_run_finish_hook(cfg, res, status);
 	return status;
 }
+
+const struct cgt_run_hooks cgt_report_hooks = {
+	.begin		= cgt_story_begin,
+	.failure	= cgt_story_failure,
+	.abort		= cgt_run_finish,
+};

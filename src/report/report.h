@@ -7,6 +7,8 @@
 
 /* Print the summary, write the report of a failure, and say how to exit. */
 int cgt_run_finish(const struct cgt_run_config *cfg, struct cgt_run_result *res);
+/* What a run needs of the report: the story kept as it goes, and cgt_run_finish on abort. */
+extern const struct cgt_run_hooks cgt_report_hooks;
 int cgt_report_write(const struct cgt_run_config *cfg, struct cgt_run_result *res);
 /* 0 if @dir can be made and written, else -errno (checked before a run starts). */
 int cgt_report_check_dir(const char *dir);

@@ -13,6 +13,7 @@
 
 struct cgt_run {
 	const struct cgt_run_config *cfg;
+	const struct cgt_run_hooks *hooks;
 	struct cgt_stats stats;
 	int stop;			/* every model thread exits at its next loop top */
 	int pause;			/* every model thread parks at its next loop top */
@@ -23,7 +24,6 @@ struct cgt_run {
 	double start;
 	/* a controlled run */
 	bool final;			/* the pause under way is the last one */
-	bool story_of_target;		/* the story told is of the --stop-on detector's failure */
 	long stop_step;
 	long next_check_step;
 };

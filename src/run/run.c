@@ -14,8 +14,6 @@
 #include "run.h"
 #include "actor.h"
 #include "park.h"
-#include "../report/report.h"
-#include "../report/story.h"
 #include "../detect/detect.h"
 
 #define DRAIN_TIMEOUT	2.0	/* seconds for every model thread to exit once told */
@@ -196,18 +194,12 @@ static void run_failure_seen(enum cgt_detector det)
 {
 	struct cgt_run *run = current_run;
 
-	if (run && (run->cfg->stop_on == CGT_STOP_ON_ANY || run->cfg->stop_on == (int)det))
+	if (!run)
+		return;
+	if (run->cfg->stop_on == CGT_STOP_ON_ANY || run->cfg->stop_on == (int)det)
 		__atomic_store_n(&run->failed, 1, __ATOMIC_RELEASE);
-	/* the story of the first failure, or of the first the run is after */
-	if (run && run->cfg->sched) {
-		long n = cgt_failures_total();
-		bool target = run->cfg->stop_on == (int)det;
-
-		if ((n == 1 || (target && !run->story_of_target)) && n <= CGT_MAX_FAILURES) {
-			cgt_story_capture((int)n - 1);
-			run->story_of_target = target;
-		}
-	}
+	if (run->hooks->failure)
+		run->hooks->failure(run->cfg, det, cgt_failures_total());
 }
 
 static bool cfg_controlled(const struct cgt_run *run)
@@ -311,14 +303,16 @@ static void run_deadline(void)
 {
 	struct cgt_run *run = current_run;
 
-	if (!run || !deadline_res)
+	if (!run || !deadline_res || !run->hooks->abort)
 		_exit(CGT_RUN_EXIT_FAIL);
 	run_fill_result(run, deadline_res);
-	_exit(cgt_run_finish(run->cfg, deadline_res));
+	_exit(run->hooks->abort(run->cfg, deadline_res));
 }
 
-int cgt_run(const struct cgt_run_config *cfg, struct cgt_run_result *res)
+int cgt_run(const struct cgt_run_config *cfg, const struct cgt_run_hooks *hooks,
+	    struct cgt_run_result *res)
 {
+	static const struct cgt_run_hooks no_hooks;
 	struct cgt_model_config mcfg = {
 		.css_set_lock_ops	= cfg->css_lock,
 		.tasklist_lock_ops	= cfg->tasklist_lock,
@@ -347,13 +341,13 @@ int cgt_run(const struct cgt_run_config *cfg, struct cgt_run_result *res)
 	if (!run)
 		return -ENOMEM;
 	run->cfg = cfg;
+	run->hooks = hooks ? hooks : &no_hooks;
 	run->stop_step = -1;
 	run->next_check_step = CGT_CHECK_DECISIONS;
 	pthread_mutex_init(&run->park_lock, NULL);
 	pthread_cond_init(&run->park_cond, NULL);
 	cgt_clock_reset();
 	cgt_failures_reset();
-	cgt_story_reset();
 	cgt_lock_classes_reset();
 	cgt_rcu_register_thread();
 	cgt_thread_register(&driver, CGT_ROLE_DRIVER, 0);
@@ -361,6 +355,8 @@ int cgt_run(const struct cgt_run_config *cfg, struct cgt_run_result *res)
 	deadline_res = res;
 	cgt_failure_set_hook(run_failure_seen);
 	cgt_sanitizer_on_fatal(run_deadline);
+	if (run->hooks->begin)
+		run->hooks->begin(cfg);
 	if (cgt_actors_init(run) || cgt_model_init(&mcfg) || cgt_detect_start(&dcfg)) {
 		cgt_thread_unregister(&driver);
 		cgt_rcu_unregister_thread();

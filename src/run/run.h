@@ -77,7 +77,21 @@ struct cgt_run_result {
 
 /* A controlled run holds the model still for a check this often, in decisions. */
 #define CGT_CHECK_DECISIONS	2000
-int cgt_run(const struct cgt_run_config *cfg, struct cgt_run_result *res);
+/*
+ * What the caller of a run has done at its moments, so the run never calls the layers above
+ * it; any may be NULL. begin: before the first model thread starts. failure: as each failure
+ * is recorded (@nth: how many so far), on the thread that saw it, while the other threads
+ * are still where they were. abort: the run must end at once (its hard deadline passed, or
+ * a sanitizer is about to abort): write what there is and return the exit status.
+ */
+struct cgt_run_hooks {
+	void (*begin)(const struct cgt_run_config *cfg);
+	void (*failure)(const struct cgt_run_config *cfg, enum cgt_detector det, long nth);
+	int (*abort)(const struct cgt_run_config *cfg, struct cgt_run_result *res);
+};
+
+int cgt_run(const struct cgt_run_config *cfg, const struct cgt_run_hooks *hooks,
+	    struct cgt_run_result *res);
 void cgt_run_interrupt(int sig);
 int cgt_run_interrupted(void);		/* the signal that asked for the end, or 0 */
 

@@ -31,8 +31,4 @@ void cgt_child_result_free(struct cgt_child_result *r);
 /* "livelock at decision 5066" (or "no failure"), for the commands' messages */
 const char *cgt_child_failure(const struct cgt_child_result *r, char *buf, size_t len);
 
-/* Set by report.c's caller: called once a run has chosen its exit status. */
-extern void (*cgt_run_finish_hook)(const struct cgt_run_config *cfg,
-				   const struct cgt_run_result *res, int status);
-
 #endif
