@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* The commands of cgtorture, and what they share (main.c). */
+/* The commands of cgtorture, and what they share (setup.c). */
 #ifndef CGT_CLI_H
 #define CGT_CLI_H
 
