@@ -10,6 +10,7 @@
 
 #include "cli.h"
 #include "tunables.h"
+#include "../base/files.h"
 
 static void on_signal(int sig)
 {
@@ -47,7 +48,7 @@ int cgt_cli_prepare(int argc, char **argv, struct cgt_run_config *cfg)
 	/* reader-pref-rwlock is a lock, not a code path: it replaces tasklist_lock's variant */
 	if (cfg->bugs & (1UL << CGT_BUG_READER_PREF_RWLOCK))
 		cfg->tasklist_lock = cgt_lock_find("rwlock-rpref");
-	ret = cgt_report_check_dir(cfg->out);
+	ret = cgt_dir_check_writable(cfg->out);
 	if (ret) {
 		fprintf(stderr, "cgtorture: --out: cannot write in '%s': %s\n", cfg->out,
 			strerror(-ret));

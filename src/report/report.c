@@ -6,84 +6,18 @@
  * evidence, the state of the threads that matter and the last events of each (their story).
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <jansson.h>
-#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "report.h"
+#include "../base/files.h"
 #include "story.h"
 #include "../detect/detect.h"
 
 #define CGT_REPORT_VERSION	2
 #define MAX_REPORT_THREADS	64
-
-static int mkdir_p(const char *dir)
-{
-	char path[PATH_MAX];
-	size_t len = strlen(dir);
-
-	if (len >= sizeof(path))
-		return -ENAMETOOLONG;
-	memcpy(path, dir, len + 1);
-	for (char *p = path + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		if (mkdir(path, 0777) && errno != EEXIST)
-			return -errno;
-		*p = '/';
-	}
-	if (mkdir(path, 0777) && errno != EEXIST)
-		return -errno;
-	return 0;
-}
-
-int cgt_report_check_dir(const char *dir)
-{
-	struct stat st;
-	int ret = mkdir_p(dir);
-
-	if (ret)
-		return ret;
-	/* mkdir_p takes EEXIST for success: an existing plain file is no folder */
-	if (stat(dir, &st))
-		return -errno;
-	if (!S_ISDIR(st.st_mode))
-		return -ENOTDIR;
-	return access(dir, W_OK | X_OK) ? -errno : 0;
-}
-
-/* Write @len bytes to @dir/@name through a temporary file and a rename. */
-int cgt_write_atomic(const char *dir, const char *name, const char *buf, size_t len)
-{
-	char tmp[PATH_MAX], final[PATH_MAX];
-	ssize_t n;
-	int fd;
-
-	snprintf(tmp, sizeof(tmp), "%s/.%s.tmp", dir, name);
-	snprintf(final, sizeof(final), "%s/%s", dir, name);
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0666);
-	if (fd < 0)
-		return -errno;
-	for (size_t off = 0; off < len; off += (size_t)n) {
-		n = write(fd, buf + off, len - off);
-		if (n < 0) {
-			close(fd);
-			unlink(tmp);
-			return -errno;
-		}
-	}
-	if (fsync(fd) || close(fd) || rename(tmp, final)) {
-		unlink(tmp);
-		return -errno;
-	}
-	return 0;
-}
 
 static json_t *config_json(const struct cgt_run_config *cfg)
 {
@@ -352,14 +286,11 @@ static char *summary_text(const struct cgt_run_config *cfg, const struct cgt_run
 
 static void make_run_id(struct cgt_run_result *res)
 {
-	struct tm tm;
-	time_t now = time(NULL);
 	char when[32];
 
 	if (res->run_id[0])
 		return;
-	localtime_r(&now, &tm);
-	strftime(when, sizeof(when), "%Y%m%d-%H%M%S", &tm);
+	cgt_time_stamp(when, sizeof(when));
 	snprintf(res->run_id, sizeof(res->run_id), "%s-%d", when, (int)getpid());
 }
 
@@ -373,7 +304,7 @@ int cgt_report_write(const struct cgt_run_config *cfg, struct cgt_run_result *re
 
 	make_run_id(res);
 	snprintf(res->report_dir, sizeof(res->report_dir), "%s/%s", cfg->out, res->run_id);
-	ret = mkdir_p(res->report_dir);
+	ret = cgt_mkdir_p(res->report_dir);
 	if (ret)
 		goto fail;
 	snprintf(seed, sizeof(seed), "%llu", (unsigned long long)cfg->seed);

@@ -10,10 +10,6 @@ int cgt_run_finish(const struct cgt_run_config *cfg, struct cgt_run_result *res)
 /* What a run needs of the report: the story kept as it goes, and cgt_run_finish on abort. */
 extern const struct cgt_run_hooks cgt_report_hooks;
 int cgt_report_write(const struct cgt_run_config *cfg, struct cgt_run_result *res);
-/* 0 if @dir can be made and written, else -errno (checked before a run starts). */
-int cgt_report_check_dir(const char *dir);
-/* @dir/@name written through a temporary file and a rename: never seen half-written. */
-int cgt_write_atomic(const char *dir, const char *name, const char *buf, size_t len);
 /* output.c: the summary printed at the end of a run */
 void cgt_print_summary(FILE *f, const struct cgt_run_config *cfg, const struct cgt_run_result *r);
 
