@@ -222,7 +222,7 @@ int cgt_explore_main(int argc, char **argv)
 	else
 		printf("explore: no schedule of %ld failed\n", runs);
 	if (cfg.expect == CGT_EXPECT_FAIL)
-		return found ? CGT_EXIT_PASS : CGT_RUN_EXIT_MISSED;
+		return found ? CGT_EXIT_PASS : CGT_EXIT_MISSED;
 	return found ? CGT_EXIT_FAIL : CGT_EXIT_PASS;
 }
 

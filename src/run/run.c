@@ -304,7 +304,7 @@ static void run_deadline(void)
 	struct cgt_run *run = current_run;
 
 	if (!run || !deadline_res || !run->hooks->abort)
-		_exit(CGT_RUN_EXIT_FAIL);
+		_exit(CGT_EXIT_FAIL);
 	run_fill_result(run, deadline_res);
 	_exit(run->hooks->abort(run->cfg, deadline_res));
 }

@@ -9,6 +9,7 @@
 
 #include "../base/clock.h"
 #include "../model/model.h"
+#include "exit_status.h"
 #include "ops.h"
 #include "stats.h"
 
@@ -69,11 +70,6 @@ struct cgt_run_result {
 	char diverged_why[160];
 };
 
-/* Exit statuses of a run: 0 as expected, 1 unexpected failure, 2 bad usage, 3 missed. */
-#define CGT_RUN_EXIT_OK		0
-#define CGT_RUN_EXIT_FAIL	1
-#define CGT_RUN_EXIT_USAGE	2
-#define CGT_RUN_EXIT_MISSED	3
 
 /* A controlled run holds the model still for a check this often, in decisions. */
 #define CGT_CHECK_DECISIONS	2000

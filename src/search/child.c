@@ -106,7 +106,7 @@ static int child_finish(const struct cgt_run_config *cfg, struct cgt_run_result 
 
 	/* as cgt_run_finish: a second path (deadline, ASan) leaves the first to it */
 	if (__atomic_exchange_n(&once, 1, __ATOMIC_ACQ_REL))
-		return CGT_RUN_EXIT_FAIL;
+		return CGT_EXIT_FAIL;
 	status = cgt_run_finish(cfg, res);
 
 	child_send(cfg, res, status);
@@ -146,7 +146,7 @@ int cgt_run_child(const struct cgt_run_config *cfg, bool quiet, struct cgt_child
 			dup2(null, STDOUT_FILENO);
 		child_fd = fds[1];
 		if (cgt_run(cfg, &child_hooks, &res))
-			_exit(CGT_RUN_EXIT_FAIL);
+			_exit(CGT_EXIT_FAIL);
 		fflush(NULL);
 		_exit(child_finish(cfg, &res));
 	}
