@@ -8,6 +8,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -84,4 +85,13 @@ void cgt_time_stamp(char *buf, size_t len)
 
 	localtime_r(&now, &tm);
 	strftime(buf, len, "%Y%m%d-%H%M%S", &tm);
+}
+
+char *cgt_path_join(const char *dir, const char *name)
+{
+	char *path = malloc(strlen(dir) + strlen(name) + 2);
+
+	if (path)
+		sprintf(path, "%s%s%s", dir, dir[0] ? "/" : "", name);
+	return path;
 }

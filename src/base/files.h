@@ -14,6 +14,8 @@ int cgt_mkdir_p(const char *dir);
 int cgt_dir_check_writable(const char *dir);
 /* @dir/@name written through a temporary file and a rename: never seen half-written. */
 int cgt_write_atomic(const char *dir, const char *name, const char *buf, size_t len);
+/* "@dir/@name" (just @name if @dir is empty), malloc'd; NULL if no memory. */
+char *cgt_path_join(const char *dir, const char *name);
 /* The local date and time now as "20260102-150405", the stamp of a results folder's name. */
 void cgt_time_stamp(char *buf, size_t len);
 

@@ -7,6 +7,7 @@
 #include "cli.h"
 #include "compare_cli.h"
 #include "tunables.h"
+#include "../search/search.h"
 #include "../detect/detect.h"
 #include "../run/catalogue.h"
 
