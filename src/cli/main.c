@@ -59,8 +59,11 @@ static int cmd_list(int argc, char **argv)
 	}
 	if (!strcmp(argv[0], "bugs"))
 		cgt_bugs_print(stdout, tsv);
-	else
+	else if (!strcmp(argv[0], "locks"))
 		cgt_locks_print(stdout);
+	else
+		for (int i = 0; i < cgt_nr_schedulers; i++)
+			puts(cgt_schedulers[i]->name);
 	return CGT_EXIT_PASS;
 }
 
@@ -77,6 +80,7 @@ static const struct command {
 	{ "run", "[OPTION...]", "stress the model (the default command)", cmd_run },
 	{ "bugs", "[--tsv]", "the catalogue of known bugs", cmd_list },
 	{ "locks", "", "the lock variants", cmd_list },
+	{ "schedulers", "", "the schedulers of controlled runs, one a line", cmd_list },
 	{ "compare", "[OPTION...]", "lock variants side by side (compare --help)", cgt_compare_main },
 	{ "explore", "[OPTION...]", "many controlled schedules, until one fails", cgt_explore_main },
 	{ "replay", "REPORT", "run a report's failure again (replay --help)", cgt_replay_main },
