@@ -33,7 +33,7 @@ done
 
 # -- fixed twins: a controlled run of the correct model is clean in every build
 for build in plain tsan asan; do
-	for sched in random pct; do
+	for sched in $("$plain" schedulers); do
 		"$dir/$build/cgtorture" run --sched "$sched" --threads 8 --steps 4000 --seed 5 \
 			--expect pass --duration 60 --quiet --out "$out/twin" >"$out/log" 2>&1
 		rc=$?

@@ -136,7 +136,7 @@ Test(report, json_and_summary_written_and_complete)
 
 	cgt_tunables_defaults(&cfg);
 	cr_assert_eq(cgt_tunables_parse(argc, argv, &cfg), 0);
-	cr_assert_eq(cgt_report_check_dir(cfg.out), 0);
+	cr_assert_eq(cgt_dir_check_writable(cfg.out), 0);
 	cfg.banner = render(cgt_tunables_banner, &cfg);
 	cfg.command = render(cgt_tunables_command, &cfg);
 	cr_assert_not_null(cfg.css_lock);
@@ -293,20 +293,20 @@ Test(report, check_dir_refuses_unwritable_paths)
 	cr_assert_geq(fd, 0);
 	close(fd);
 
-	ret = cgt_report_check_dir("/proc/nope");
+	ret = cgt_dir_check_writable("/proc/nope");
 	cr_assert_lt(ret, 0, "/proc/nope accepted (%d)", ret);
 	snprintf(under_file, sizeof(under_file), "%s/sub", file);
-	ret = cgt_report_check_dir(under_file);
+	ret = cgt_dir_check_writable(under_file);
 	cr_assert_eq(ret, -ENOTDIR, "a file used as a folder: %d (%s)", ret, strerror(-ret));
 	/* an existing plain file is no folder, whatever its mode (root passes access()) */
-	ret = cgt_report_check_dir(file);
+	ret = cgt_dir_check_writable(file);
 	cr_assert_eq(ret, -ENOTDIR, "a plain file as the results folder: %d", ret);
 	cr_assert_eq(chmod(file, 0755), 0);
-	ret = cgt_report_check_dir(file);
+	ret = cgt_dir_check_writable(file);
 	cr_assert_eq(ret, -ENOTDIR, "an executable file as the results folder: %d", ret);
 
 	snprintf(nested, sizeof(nested), "%s/a/b/c", dir);
-	cr_assert_eq(cgt_report_check_dir(nested), 0);
+	cr_assert_eq(cgt_dir_check_writable(nested), 0);
 	cr_assert_eq(stat(nested, &st), 0);
 	cr_assert(S_ISDIR(st.st_mode));
 

@@ -1,17 +1,16 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* The commands of cgtorture, and what they share (main.c). */
+/* The commands of cgtorture, and what they share (setup.c). */
 #ifndef CGT_CLI_H
 #define CGT_CLI_H
 
-#include "../run/run.h"
+#include "../report/report.h"
 
 int cgt_cli_prepare(int argc, char **argv, struct cgt_run_config *cfg);
 void cgt_cli_render(struct cgt_run_config *cfg);
 void cgt_cli_release(struct cgt_run_config *cfg);	/* what prepare and render allocated */
 void cgt_cli_on_signals(void);
 
-/* sched_cli.c: controlled schedules */
-int cgt_check_determinism(const struct cgt_run_config *cfg);
+/* sched_cli.c: the searches' command lines */
 int cgt_explore_main(int argc, char **argv);
 int cgt_replay_main(int argc, char **argv);
 int cgt_shrink_main(int argc, char **argv);

@@ -13,6 +13,7 @@
 
 #include "compare_cli.h"
 #include "tunables.h"
+#include "../base/files.h"
 
 #define CMP(field)	offsetof(struct cgt_compare_config, field)
 
@@ -74,12 +75,9 @@ static int check_threads(const struct cgt_compare_config *cfg)
 /* <out>/compare-<date>-<time>, made now: a new folder, never one of an earlier run. */
 static int make_dir(const char *out, char *dir, size_t len)
 {
-	time_t now = time(NULL);
 	char stamp[32];
-	struct tm tm;
 
-	localtime_r(&now, &tm);
-	strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", &tm);
+	cgt_time_stamp(stamp, sizeof(stamp));
 	for (int n = 1; n < 100; n++) {
 		if (n == 1)
 			snprintf(dir, len, "%s/compare-%s", out, stamp);
@@ -151,7 +149,7 @@ int cgt_compare_main(int argc, char **argv)
 	ret = check_threads(&cfg);
 	if (ret)
 		return ret;
-	ret = cgt_report_check_dir(cfg.out);
+	ret = cgt_dir_check_writable(cfg.out);
 	if (ret) {
 		fprintf(stderr, "cgtorture: --out: cannot write in '%s': %s\n", cfg.out,
 			strerror(-ret));

@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
 /* cgtorture: the command line. */
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -8,87 +7,9 @@
 #include "cli.h"
 #include "compare_cli.h"
 #include "tunables.h"
+#include "../search/search.h"
 #include "../base/build.h"
-
-static const char usage[] =
-	"usage: cgtorture [run] [OPTION...]   stress the model (the default command)\n"
-	"       cgtorture bugs [--tsv]         the catalogue of known bugs\n"
-	"       cgtorture locks                the lock variants\n"
-	"       cgtorture compare [OPTION...]  lock variants side by side (compare --help)\n"
-	"       cgtorture explore [OPTION...]  many controlled schedules, until one fails\n"
-	"       cgtorture replay REPORT        run a report's failure again (replay --help)\n"
-	"       cgtorture shrink REPORT        cut a controlled failure's schedule down\n"
-	"       cgtorture help                 every option\n";
-
-static void on_signal(int sig)
-{
-	cgt_run_interrupt(sig);
-}
-
-static char *render(void (*fn)(FILE *, const struct cgt_run_config *),
-		    const struct cgt_run_config *cfg)
-{
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *m = open_memstream(&buf, &len);
-
-	if (!m)
-		return NULL;
-	fn(m, cfg);
-	fclose(m);
-	if (buf && len && buf[len - 1] == '\n')
-		buf[len - 1] = '\0';
-	return buf;
-}
-
-/*
- * Every command that runs the model: the options, the run's own fix-ups, a writable results
- * folder, and the banner and command line a report shows. 0, -1 after --help, or a status.
- */
-int cgt_cli_prepare(int argc, char **argv, struct cgt_run_config *cfg)
-{
-	int ret;
-
-	cgt_tunables_defaults(cfg);
-	ret = cgt_tunables_parse(argc, argv, cfg);
-	if (ret)
-		return ret;
-	/* reader-pref-rwlock is a lock, not a code path: it replaces tasklist_lock's variant */
-	if (cfg->bugs & (1UL << CGT_BUG_READER_PREF_RWLOCK))
-		cfg->tasklist_lock = cgt_lock_find("rwlock-rpref");
-	ret = cgt_report_check_dir(cfg->out);
-	if (ret) {
-		fprintf(stderr, "cgtorture: --out: cannot write in '%s': %s\n", cfg->out,
-			strerror(-ret));
-		return CGT_EXIT_USAGE;
-	}
-	cgt_cli_render(cfg);
-	return 0;
-}
-
-void cgt_cli_render(struct cgt_run_config *cfg)
-{
-	free((char *)cfg->banner);
-	free((char *)cfg->command);
-	cfg->banner = render(cgt_tunables_banner, cfg);
-	cfg->command = render(cgt_tunables_command, cfg);
-}
-
-void cgt_cli_release(struct cgt_run_config *cfg)
-{
-	free((char *)cfg->banner);
-	free((char *)cfg->command);
-	cfg->banner = cfg->command = NULL;
-}
-
-void cgt_cli_on_signals(void)
-{
-	struct sigaction sa = { .sa_handler = on_signal };
-
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-}
+#include "../run/catalogue.h"
 
 static int cmd_run(int argc, char **argv)
 {
@@ -109,7 +30,7 @@ static int cmd_run(int argc, char **argv)
 		fflush(stdout);
 	}
 	cgt_cli_on_signals();
-	if (cgt_run(&cfg, &res)) {
+	if (cgt_run(&cfg, &cgt_report_hooks, &res)) {
 		fprintf(stderr, "cgtorture: the model could not start\n");
 		return CGT_EXIT_FAIL;
 	}
@@ -126,44 +47,81 @@ static int cmd_run(int argc, char **argv)
 	return ret;
 }
 
+static int cmd_help(int argc, char **argv);
+
+static int cmd_list(int argc, char **argv)
+{
+	bool tsv = argc == 2 && !strcmp(argv[0], "bugs") && !strcmp(argv[1], "--tsv");
+
+	if (argc > 1 && !tsv) {
+		fprintf(stderr, "cgtorture: unexpected argument '%s' to %s\n", argv[1], argv[0]);
+		return CGT_EXIT_USAGE;
+	}
+	if (!strcmp(argv[0], "bugs"))
+		cgt_bugs_print(stdout, tsv);
+	else if (!strcmp(argv[0], "locks"))
+		cgt_locks_print(stdout);
+	else
+		for (int i = 0; i < cgt_nr_schedulers; i++)
+			puts(cgt_schedulers[i]->name);
+	return CGT_EXIT_PASS;
+}
+
+/*
+ * The commands: each one's name, its arguments and one line of help for the usage text, and
+ * its main (given argv from the command's name on). An unknown command lists the names.
+ */
+static const struct command {
+	const char *name;
+	const char *args;
+	const char *help;
+	int (*main)(int argc, char **argv);
+} commands[] = {
+	{ "run", "[OPTION...]", "stress the model (the default command)", cmd_run },
+	{ "bugs", "[--tsv]", "the catalogue of known bugs", cmd_list },
+	{ "locks", "", "the lock variants", cmd_list },
+	{ "schedulers", "", "the schedulers of controlled runs, one a line", cmd_list },
+	{ "compare", "[OPTION...]", "lock variants side by side (compare --help)", cgt_compare_main },
+	{ "explore", "[OPTION...]", "many controlled schedules, until one fails", cgt_explore_main },
+	{ "replay", "REPORT", "run a report's failure again (replay --help)", cgt_replay_main },
+	{ "shrink", "REPORT", "cut a controlled failure's schedule down", cgt_shrink_main },
+	{ "help", "", "every option", cmd_help },
+};
+
+static int cmd_help(int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	for (size_t k = 0; k < ARRAY_SIZE(commands); k++) {
+		const struct command *c = &commands[k];
+		char lhs[40];
+
+		/* the first is the default command: its name may be left out */
+		snprintf(lhs, sizeof(lhs), k ? "%s%s%s" : "[%s]%s%s", c->name,
+			 c->args[0] ? " " : "", c->args);
+		printf("%s cgtorture %-20s %s\n", k ? "      " : "usage:", lhs, c->help);
+	}
+	putchar('\n');
+	cgt_tunables_help(stdout);
+	return CGT_EXIT_PASS;
+}
+
 int main(int argc, char **argv)
 {
 	const char *cmd = argc > 1 ? argv[1] : "run";
+	char valid[128] = "";
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	if (!strcmp(cmd, "help") || !strcmp(cmd, "--help") || !strcmp(cmd, "-h")) {
-		fputs(usage, stdout);
-		putchar('\n');
-		cgt_tunables_help(stdout);
-		return CGT_EXIT_PASS;
-	}
-	if (!strcmp(cmd, "bugs") || !strcmp(cmd, "locks")) {
-		bool tsv = argc == 3 && !strcmp(cmd, "bugs") && !strcmp(argv[2], "--tsv");
-
-		if (argc > 2 && !tsv) {
-			fprintf(stderr, "cgtorture: unexpected argument '%s' to %s\n", argv[2], cmd);
-			return CGT_EXIT_USAGE;
-		}
-		if (!strcmp(cmd, "bugs"))
-			cgt_bugs_print(stdout, tsv);
-		else
-			cgt_locks_print(stdout);
-		return CGT_EXIT_PASS;
-	}
-	if (!strcmp(cmd, "run"))
-		return cmd_run(argc - 1, argv + 1);
-	if (!strcmp(cmd, "compare"))
-		return cgt_compare_main(argc - 1, argv + 1);
-	if (!strcmp(cmd, "explore"))
-		return cgt_explore_main(argc - 1, argv + 1);
-	if (!strcmp(cmd, "replay"))
-		return cgt_replay_main(argc - 1, argv + 1);
-	if (!strcmp(cmd, "shrink"))
-		return cgt_shrink_main(argc - 1, argv + 1);
-	if (cmd[0] != '-') {
-		fprintf(stderr, "cgtorture: unknown command '%s' "
-			"(valid: run, explore, replay, shrink, bugs, locks, compare, help)\n", cmd);
-		return CGT_EXIT_USAGE;
-	}
-	return cmd_run(argc, argv);
+	if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h"))
+		cmd = "help";
+	for (size_t k = 0; k < ARRAY_SIZE(commands); k++)
+		if (!strcmp(cmd, commands[k].name))
+			return commands[k].main(argc > 1 ? argc - 1 : 1, argc > 1 ? argv + 1 : argv);
+	if (cmd[0] == '-')
+		return cmd_run(argc, argv);
+	for (size_t k = 0; k < ARRAY_SIZE(commands); k++)
+		snprintf(valid + strlen(valid), sizeof(valid) - strlen(valid), "%s%s",
+			 k ? ", " : "", commands[k].name);
+	fprintf(stderr, "cgtorture: unknown command '%s' (valid: %s)\n", cmd, valid);
+	return CGT_EXIT_USAGE;
 }

@@ -123,19 +123,22 @@ static int parse_long(const char *arg, long *out)
 
 static int parse_mix(const struct tunable *t, const char *arg, unsigned int *mix)
 {
-	char *copy = strdup(arg), *tok, *save = NULL;
+	char *copy = strdup(arg), *tok, *save = NULL, ops[128] = "";
 	unsigned int total = 0;
 	int ret = 0;
 
 	if (!copy)
 		return CGT_EXIT_USAGE;
+	for (int op = 0; op < CGT_NR_OPS; op++)
+		snprintf(ops + strlen(ops), sizeof(ops) - strlen(ops), "%s%s", op ? ", " : "",
+			 cgt_op_names[op]);
 	for (tok = strtok_r(copy, ",", &save); tok && !ret; tok = strtok_r(NULL, ",", &save)) {
 		char *eq = strchr(tok, '=');
 		long w;
 		int op;
 
 		if (!eq) {
-			ret = cgt_usage_error(t->name, "'%s' is not OP=WEIGHT", tok, "fork, exec, exit, migrate, observe");
+			ret = cgt_usage_error(t->name, "'%s' is not OP=WEIGHT", tok, ops);
 			break;
 		}
 		*eq = '\0';
@@ -143,7 +146,7 @@ static int parse_mix(const struct tunable *t, const char *arg, unsigned int *mix
 			if (!strcmp(tok, cgt_op_names[op]))
 				break;
 		if (op == CGT_NR_OPS)
-			ret = cgt_usage_error(t->name, "unknown operation '%s'", tok, "fork, exec, exit, migrate, observe");
+			ret = cgt_usage_error(t->name, "unknown operation '%s'", tok, ops);
 		else if (parse_long(eq + 1, &w) || w < 0 || w > 1000)
 			ret = cgt_usage_error(t->name, "weight '%s' is not a number from 0 to 1000", eq + 1, NULL);
 		else

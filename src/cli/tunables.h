@@ -11,10 +11,6 @@
 #include "../compare/compare.h"
 #include "../run/run.h"
 
-#define CGT_EXIT_PASS	0
-#define CGT_EXIT_FAIL	1
-#define CGT_EXIT_USAGE	2
-
 /*
  * T_BOUND: seconds as meant for the plain build, stretched by the sanitizers' slowdown when
  * parsed and shrunk back when spelled out, so one command line means the same in every build.

@@ -15,14 +15,6 @@
 #include "compare.h"
 #include "../base/clock.h"
 
-const char *const cgt_cmp_ctx_names[CGT_CMP_NR_CTX] = { "bare", "harness" };
-
-const struct cgt_cmp_fig_info cgt_cmp_figs[CGT_CMP_NR_FIGS] = {
-#define X(id, key, head, unit, high) [CGT_FIG_##id] = { key, head, unit, high },
-	CGT_CMP_FIGURES(X)
-#undef X
-};
-
 static int cmp_double(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;

@@ -174,6 +174,7 @@ int cgt_cmp_measure(const struct cgt_workload *w, const struct cgt_lock_ops *ops
 		    int ctx, double duration, uint64_t seed, double *fig, bool *consistent);
 /* compare_table.c */
 void cgt_cmp_print_tables(FILE *f, const struct cgt_cmp_result *res);
+/* figures.c: a figure in its unit, three significant digits ("850ns", "4.56M"; "-" if NaN) */
 void cgt_cmp_format(char *buf, size_t len, enum cgt_cmp_unit unit, double v);
 /* compare_out.c: compare.csv and compare.json in @dir; 0 or -errno */
 int cgt_cmp_write_csv(const struct cgt_cmp_result *res, const char *dir);

@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "compare.h"
-#include "../run/run.h"
+#include "../base/files.h"
 
 #define CGT_COMPARE_VERSION	1
 

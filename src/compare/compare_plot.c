@@ -17,7 +17,7 @@
 #include <unistd.h>
 
 #include "compare.h"
-#include "../run/run.h"
+#include "../base/files.h"
 
 static const char *const formats[][2] = {	/* file suffix, gnuplot terminal */
 	{ "png", "pngcairo size 1000,600 noenhanced font ',10'" },

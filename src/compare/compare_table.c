@@ -44,32 +44,6 @@ static const struct column latency_cols[] = {
 	{ "passed", CGT_CMP_HARNESS, CGT_FIG_PASSED_OVER, -1 },
 };
 
-/* Three significant digits and a unit: 850ns, 12.3us, 4.56M. */
-static void si(char *buf, size_t len, double v, const char *const *unit, int nunits, double step)
-{
-	int u = 0;
-
-	while (u < nunits - 1 && fabs(v) >= step - 0.5)
-		v /= step, u++;
-	snprintf(buf, len, "%.*f%s", !u ? 0 : fabs(v) >= 99.95 ? 0 : fabs(v) >= 9.995 ? 1 : 2,
-		 v, unit[u]);
-}
-
-void cgt_cmp_format(char *buf, size_t len, enum cgt_cmp_unit unit, double v)
-{
-	static const char *const ns[] = { "ns", "us", "ms", "s" };
-	static const char *const count[] = { "", "k", "M", "G" };
-
-	if (isnan(v))
-		snprintf(buf, len, "-");
-	else if (unit == CGT_UNIT_NS)
-		si(buf, len, v, ns, 4, 1000);
-	else if (unit == CGT_UNIT_S)
-		snprintf(buf, len, "%.2f", v);
-	else
-		si(buf, len, v, count, 4, 1000);
-}
-
 static double value(const struct cgt_cmp_cell *c, const struct column *col)
 {
 	const struct cgt_cmp_stat *r = &c->rate[col->ctx];

@@ -1,41 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
-/* What a run prints on the terminal: the periodic stats line, the progress line, the summary. */
-#include <string.h>
-
-#include "../run/run.h"
+/* The summary a run prints on the terminal as it ends. */
+#include "report.h"
 #include "story.h"
-
-void cgt_stats_snapshot(const struct cgt_stats *live, struct cgt_stats *out)
-{
-	_Static_assert(sizeof(*out) % sizeof(long) == 0, "cgt_stats must hold longs only");
-	const long *src = (const long *)live;
-	long *dst = (long *)out;
-
-	for (size_t i = 0; i < sizeof(*out) / sizeof(long); i++)
-		dst[i] = __atomic_load_n(&src[i], __ATOMIC_RELAXED);
-}
-
-/* As locktorture's stats line: "!!!" flags failures. */
-void cgt_print_stats(FILE *f, const struct cgt_stats *s, double elapsed, long failures)
-{
-	fprintf(f, "[%6.1fs] live %ld peak %ld | fork %ld exec %ld exit %ld killed %ld "
-		"migrate %ld observe %ld | walks %ld checks %ld failures %ld%s\n",
-		elapsed, s->live, s->peak, s->ops[CGT_OP_FORK], s->ops[CGT_OP_EXEC],
-		s->ops[CGT_OP_EXIT], s->killed, s->ops[CGT_OP_MIGRATE], s->ops[CGT_OP_OBSERVE],
-		s->walks, s->checks, failures, failures ? " !!!" : "");
-}
-
-void cgt_print_progress(FILE *f, const struct cgt_stats *s, double elapsed, double duration,
-			long failures)
-{
-	long ops = 0;
-
-	for (int op = 0; op < CGT_NR_OPS; op++)
-		ops += s->ops[op];
-	fprintf(f, "\r\033[K%5.1f/%.0fs  live %ld  ops %ld  failures %ld", elapsed, duration,
-		s->live, ops, failures);
-	fflush(f);
-}
 
 void cgt_print_summary(FILE *f, const struct cgt_run_config *cfg, const struct cgt_run_result *r)
 {

@@ -1,90 +1,24 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The report of a failed run: results/<run-id>/report.json (jansson; schema in README) and
- * summary.txt, each written to a temporary file and renamed into place, so a reader never
+ * summary.txt (summary.c), each written to a temporary file and renamed into place, so a reader never
  * sees half a report. It holds the whole configuration and seed, the build, every detector's
  * evidence, the state of the threads that matter and the last events of each (their story).
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <jansson.h>
-#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
-#include "../search/child.h"
-#include "../run/run.h"
+#include "report.h"
+#include "report_read.h"
+#include "../base/files.h"
 #include "story.h"
+#include "summary.h"
 #include "../base/build.h"
 
-#define CGT_REPORT_VERSION	2
 #define MAX_REPORT_THREADS	64
-
-static int mkdir_p(const char *dir)
-{
-	char path[PATH_MAX];
-	size_t len = strlen(dir);
-
-	if (len >= sizeof(path))
-		return -ENAMETOOLONG;
-	memcpy(path, dir, len + 1);
-	for (char *p = path + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		if (mkdir(path, 0777) && errno != EEXIST)
-			return -errno;
-		*p = '/';
-	}
-	if (mkdir(path, 0777) && errno != EEXIST)
-		return -errno;
-	return 0;
-}
-
-int cgt_report_check_dir(const char *dir)
-{
-	struct stat st;
-	int ret = mkdir_p(dir);
-
-	if (ret)
-		return ret;
-	/* mkdir_p takes EEXIST for success: an existing plain file is no folder */
-	if (stat(dir, &st))
-		return -errno;
-	if (!S_ISDIR(st.st_mode))
-		return -ENOTDIR;
-	return access(dir, W_OK | X_OK) ? -errno : 0;
-}
-
-/* Write @len bytes to @dir/@name through a temporary file and a rename. */
-int cgt_write_atomic(const char *dir, const char *name, const char *buf, size_t len)
-{
-	char tmp[PATH_MAX], final[PATH_MAX];
-	ssize_t n;
-	int fd;
-
-	snprintf(tmp, sizeof(tmp), "%s/.%s.tmp", dir, name);
-	snprintf(final, sizeof(final), "%s/%s", dir, name);
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0666);
-	if (fd < 0)
-		return -errno;
-	for (size_t off = 0; off < len; off += (size_t)n) {
-		n = write(fd, buf + off, len - off);
-		if (n < 0) {
-			close(fd);
-			unlink(tmp);
-			return -errno;
-		}
-	}
-	if (fsync(fd) || close(fd) || rename(tmp, final)) {
-		unlink(tmp);
-		return -errno;
-	}
-	return 0;
-}
 
 static json_t *config_json(const struct cgt_run_config *cfg)
 {
@@ -293,74 +227,13 @@ static json_t *threads_json(const struct cgt_failure *f, int nf)
 	return a;
 }
 
-static char *summary_text(const struct cgt_run_config *cfg, const struct cgt_run_result *res,
-			  const struct cgt_failure *f, int nf, json_t *threads)
-{
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *m = open_memstream(&buf, &len);
-	size_t i;
-	json_t *t;
-
-	if (!m)
-		return NULL;
-	fprintf(m, "cgtorture report %s: %s (%s build), seed %llu\n\n", res->run_id,
-		res->pass ? "PASS" : "FAIL", cgt_build_name(), (unsigned long long)cfg->seed);
-	fprintf(m, "%s\nto run it again: %s\n\n", cfg->banner ? cfg->banner : "",
-		cfg->command ? cfg->command : "");
-	for (int k = 0; k < nf; k++) {
-		fprintf(m, "[%.3f s] %s: %s\n", (double)f[k].ns / 1e9,
-			cgt_detector_names[f[k].detector], f[k].summary);
-		if (f[k].evidence)
-			fprintf(m, "%s\n", f[k].evidence);
-	}
-	if (res->failures > nf)
-		fprintf(m, "... %ld failures in all; the first %d are above\n", res->failures, nf);
-	if (cgt_story())
-		fprintf(m, "How it came about (decisions of the controlled run; T<n>: its thread n):\n%s\n",
-			cgt_story());
-	fprintf(m, "\nThe story: the last events of each thread that matters\n");
-	json_array_foreach(threads, i, t) {
-		json_t *ev;
-		size_t k;
-
-		fprintf(m, "\nthread %lld (%s, tid %lld, %s)\n",
-			json_integer_value(json_object_get(t, "id")),
-			json_string_value(json_object_get(t, "role")),
-			json_integer_value(json_object_get(t, "tid")),
-			json_string_value(json_object_get(t, "state")));
-		json_array_foreach(json_object_get(t, "events"), k, ev) {
-			json_t *tid = json_object_get(ev, "tid"), *obj = json_object_get(ev, "object");
-
-			if (json_object_get(ev, "step"))
-				fprintf(m, "  step %8lld  %-16s",
-					json_integer_value(json_object_get(ev, "step")),
-					json_string_value(json_object_get(ev, "point")));
-			else
-				fprintf(m, "  %10.3f ms  %-16s",
-					json_real_value(json_object_get(ev, "t_ms")),
-					json_string_value(json_object_get(ev, "point")));
-			if (tid)
-				fprintf(m, " tid %lld", json_integer_value(tid));
-			if (obj)
-				fprintf(m, " %s", json_string_value(obj));
-			fputc('\n', m);
-		}
-	}
-	fclose(m);
-	return buf;
-}
-
 static void make_run_id(struct cgt_run_result *res)
 {
-	struct tm tm;
-	time_t now = time(NULL);
 	char when[32];
 
 	if (res->run_id[0])
 		return;
-	localtime_r(&now, &tm);
-	strftime(when, sizeof(when), "%Y%m%d-%H%M%S", &tm);
+	cgt_time_stamp(when, sizeof(when));
 	snprintf(res->run_id, sizeof(res->run_id), "%s-%d", when, (int)getpid());
 }
 
@@ -374,7 +247,7 @@ int cgt_report_write(const struct cgt_run_config *cfg, struct cgt_run_result *re
 
 	make_run_id(res);
 	snprintf(res->report_dir, sizeof(res->report_dir), "%s/%s", cfg->out, res->run_id);
-	ret = mkdir_p(res->report_dir);
+	ret = cgt_mkdir_p(res->report_dir);
 	if (ret)
 		goto fail;
 	snprintf(seed, sizeof(seed), "%llu", (unsigned long long)cfg->seed);
@@ -408,7 +281,7 @@ int cgt_report_write(const struct cgt_run_config *cfg, struct cgt_run_result *re
 		json_object_set_new(root, "schedule", sched);
 	}
 	text = json_dumps(root, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
-	summary = summary_text(cfg, res, f, nf, threads);
+	summary = cgt_summary_text(cfg, res, f, nf, threads);
 	json_decref(root);
 	json_decref(threads);
 	ret = text ? cgt_write_atomic(res->report_dir, "report.json", text, strlen(text)) : -ENOMEM;
@@ -424,30 +297,4 @@ fail:
 		strerror(-ret));
 	res->report_dir[0] = '\0';
 	return ret;
-}
-
-/* Print the summary, write the report of a failure, and choose the exit status. */
-int cgt_run_finish(const struct cgt_run_config *cfg, struct cgt_run_result *res)
-{
-	static int once;
-	bool failed = !res->pass;
-	int status;
-
-	if (__atomic_exchange_n(&once, 1, __ATOMIC_ACQ_REL))
-		return CGT_RUN_EXIT_FAIL;	/* a second path (deadline, ASan) got here too */
-	if ((failed || res->interrupted) && !cfg->no_report)
-		cgt_report_write(cfg, res);
-	cgt_print_summary(stdout, cfg, res);
-	fflush(stdout);
-	if (res->interrupted && !res->failures)
-		status = 128 + res->interrupted;
-	else if (cfg->expect == CGT_EXPECT_FAIL)
-		status = failed ? CGT_RUN_EXIT_OK : CGT_RUN_EXIT_MISSED;
-	else
-		status = failed ? CGT_RUN_EXIT_FAIL : CGT_RUN_EXIT_OK;
-	if (cfg->expect == CGT_EXPECT_FAIL && !failed && !(res->interrupted && !res->failures))
-		printf("expected a failure, found none\n");
-	if (cgt_run_finish_hook)
-		cgt_run_finish_hook(cfg, res, status);
-	return status;
 }

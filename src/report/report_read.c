@@ -231,9 +231,9 @@ static int parse_root(const struct ctx *c, json_t *root, struct cgt_report_in *o
 			    shown(schema, buf, sizeof(buf)));
 	if (get_int(c, root, "", "version", LLONG_MIN, LLONG_MAX, &version))
 		return -1;
-	if (version != CGT_REPORT_READ_VERSION)
+	if (version != CGT_REPORT_VERSION)
 		return fail(c, "version %lld, this cgtorture reads version %d", version,
-			    CGT_REPORT_READ_VERSION);
+			    CGT_REPORT_VERSION);
 	b = get_enum(c, root, "", "build", builds, "plain, tsan or asan");
 	if (b < 0 || get_str(c, root, "", "command", &command))
 		return -1;

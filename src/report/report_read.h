@@ -14,7 +14,8 @@
 #include "../core/failure.h"
 #include "../sched/schedule.h"
 
-#define CGT_REPORT_READ_VERSION	2
+/* the schema's version, as report.c writes it and report_read.c reads it */
+#define CGT_REPORT_VERSION	2
 #define CGT_REPORT_MAX_BYTES	(256L << 20)	/* a larger file is refused unread */
 
 struct cgt_report_in {

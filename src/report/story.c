@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "story.h"
+#include "interest.h"
 #include "../core/failure.h"
 #include "../core/thread.h"
 
@@ -184,15 +185,29 @@ static void tell(struct cgt_thread *const *threads, int n, const struct cgt_fail
 	free(evs);
 }
 
-void cgt_story_capture(int which)
+/*
+ * A controlled run's story is of its failure of interest, told as that failure is seen: the
+ * first failure, then again if a later one is the first of the --stop-on detector.
+ */
+void cgt_story_failure(const struct cgt_run_config *cfg, enum cgt_detector det, long nth)
 {
 	static struct cgt_failure f[CGT_MAX_FAILURES];
+	int detector[CGT_MAX_FAILURES];
 	struct cgt_thread **threads, *copies;
 	struct cgt_thread *t;
-	int n = 0;
+	int n = 0, nf, which;
 
-	if (which < 0 || cgt_failures_get(f, CGT_MAX_FAILURES) <= which || f[which].step < 0 ||
-	    !f[which].thread)
+	(void)det;
+	if (!cfg->sched || nth > CGT_MAX_FAILURES)
+		return;
+	nf = cgt_failures_get(f, CGT_MAX_FAILURES);
+	if (nf > nth)
+		nf = (int)nth;		/* one seen since is for its own call */
+	for (int i = 0; i < nf; i++)
+		detector[i] = (int)f[i].detector;
+	which = (int)nth - 1;
+	if (nf <= which || cgt_failure_of_interest(cfg->stop_on, detector, nf) != which ||
+	    f[which].step < 0 || !f[which].thread)
 		return;
 	story[0] = '\0';
 	threads = calloc(MAX_THREADS, sizeof(*threads));
@@ -219,7 +234,8 @@ const char *cgt_story(void)
 	return story[0] ? story : NULL;
 }
 
-void cgt_story_reset(void)
+void cgt_story_begin(const struct cgt_run_config *cfg)
 {
+	(void)cfg;
 	story[0] = '\0';
 }

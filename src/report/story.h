@@ -6,8 +6,11 @@
 #ifndef CGT_STORY_H
 #define CGT_STORY_H
 
-void cgt_story_capture(int which);	/* the failure hook: the story of failure @which */
+#include "../run/run.h"
+
+/* The run hooks that keep the story: begin forgets the last, failure tells a new one. */
+void cgt_story_begin(const struct cgt_run_config *cfg);
+void cgt_story_failure(const struct cgt_run_config *cfg, enum cgt_detector det, long nth);
 const char *cgt_story(void);		/* one event per line, or NULL */
-void cgt_story_reset(void);
 
 #endif

@@ -11,7 +11,8 @@
 #include <semaphore.h>
 #include <stdlib.h>
 
-#include "run.h"
+#include "actor.h"
+#include "park.h"
 
 struct actor {
 	pthread_t thread;
@@ -143,42 +144,4 @@ int cgt_actors_init(struct cgt_run *run)
 	pthread_attr_init(&actor_attr);
 	pthread_attr_setdetachstate(&actor_attr, PTHREAD_CREATE_DETACHED);
 	return pthread_attr_setstacksize(&actor_attr, (size_t)run->cfg->stack_kib * 1024);
-}
-
-/*
- * fork: a live-thread slot is reserved first, so --threads is a hard cap; a failed
- * copy_process gives it back and says why in the statistics.
- */
-int cgt_fork_from(struct cgt_run *run, struct task *parent, bool thread)
-{
-	long live = __atomic_load_n(&run->stats.live, __ATOMIC_RELAXED);
-	struct task *child;
-	int err;
-
-	do {
-		if (live >= run->cfg->threads) {
-			stat_inc(run, fork_at_cap);
-			return -EAGAIN;
-		}
-	} while (!__atomic_compare_exchange_n(&run->stats.live, &live, live + 1, true,
-					      __ATOMIC_RELAXED, __ATOMIC_RELAXED));
-
-	err = copy_process(parent, thread ? CLONE_THREAD : 0, &child);
-	if (err) {
-		stat_add(run, live, -1);
-		if (err == -EINTR)
-			stat_inc(run, fork_eintr);
-		else
-			stat_inc(run, fork_eagain);
-		return err;
-	}
-	stat_inc(run, ops[CGT_OP_FORK]);
-	if (thread)
-		stat_inc(run, fork_thread);
-	live++;
-	for (long peak = READ_ONCE(run->stats.peak); live > peak; )
-		if (__atomic_compare_exchange_n(&run->stats.peak, &peak, live, true,
-						__ATOMIC_RELAXED, __ATOMIC_RELAXED))
-			break;
-	return 0;
 }

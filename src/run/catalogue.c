@@ -6,7 +6,7 @@
  */
 #include <stdio.h>
 
-#include "run.h"
+#include "catalogue.h"
 
 const struct cgt_bug_info cgt_bug_catalogue[CGT_NR_BUGS] = {
 	[CGT_BUG_WALK_FROM_EXITING] = {

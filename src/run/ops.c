@@ -2,7 +2,7 @@
 /* What a model thread does at each turn: fork, exec, exit, migrate or observe. */
 #include <errno.h>
 
-#include "run.h"
+#include "park.h"
 
 const char *const cgt_op_names[CGT_NR_OPS] = {
 #define X(id, name) [CGT_OP_##id] = name,
@@ -175,4 +175,42 @@ enum cgt_op_result cgt_do_op(struct cgt_run *run, struct task *me, enum cgt_op o
 		break;
 	}
 	return CGT_OP_DONE;
+}
+
+/*
+ * fork: a live-thread slot is reserved first, so --threads is a hard cap; a failed
+ * copy_process gives it back and says why in the statistics.
+ */
+int cgt_fork_from(struct cgt_run *run, struct task *parent, bool thread)
+{
+	long live = __atomic_load_n(&run->stats.live, __ATOMIC_RELAXED);
+	struct task *child;
+	int err;
+
+	do {
+		if (live >= run->cfg->threads) {
+			stat_inc(run, fork_at_cap);
+			return -EAGAIN;
+		}
+	} while (!__atomic_compare_exchange_n(&run->stats.live, &live, live + 1, true,
+					      __ATOMIC_RELAXED, __ATOMIC_RELAXED));
+
+	err = copy_process(parent, thread ? CLONE_THREAD : 0, &child);
+	if (err) {
+		stat_add(run, live, -1);
+		if (err == -EINTR)
+			stat_inc(run, fork_eintr);
+		else
+			stat_inc(run, fork_eagain);
+		return err;
+	}
+	stat_inc(run, ops[CGT_OP_FORK]);
+	if (thread)
+		stat_inc(run, fork_thread);
+	live++;
+	for (long peak = READ_ONCE(run->stats.peak); live > peak; )
+		if (__atomic_compare_exchange_n(&run->stats.peak, &peak, live, true,
+						__ATOMIC_RELAXED, __ATOMIC_RELAXED))
+			break;
+	return 0;
 }

@@ -12,7 +12,8 @@
 #include <unistd.h>
 
 #include "run.h"
-#include "../report/story.h"
+#include "actor.h"
+#include "park.h"
 #include "points.h"
 #include "../detect/detect.h"
 
@@ -24,45 +25,6 @@ static void sleep_tick(void)
 	struct timespec ts = { 0, TICK_NS };
 
 	nanosleep(&ts, NULL);
-}
-
-/* A model thread waits here, between operations, while the driver inspects the model. */
-void cgt_run_park(struct cgt_run *run, struct task *me)
-{
-	struct timespec ts;
-
-	if (cgt_self)
-		WRITE_ONCE(cgt_self->parked, 1);
-	pthread_mutex_lock(&run->park_lock);
-	run->parked++;
-	if (cgt_sched_on()) {
-		/* the lock orders the model's state before the driver's check, for TSan */
-		pthread_mutex_unlock(&run->park_lock);
-		if (!(me && fatal_signal_pending(me)))
-			cgt_sched_block(&run->pause);
-		pthread_mutex_lock(&run->park_lock);
-		run->parked--;
-		pthread_mutex_unlock(&run->park_lock);
-		if (cgt_self)
-			WRITE_ONCE(cgt_self->parked, 0);
-		return;
-	}
-	pthread_cond_broadcast(&run->park_cond);
-	/* a SIGKILL from an exec that began before the pause must still take effect */
-	while (__atomic_load_n(&run->pause, __ATOMIC_ACQUIRE) && !cgt_run_stopping(run) &&
-	       !(me && fatal_signal_pending(me))) {
-		clock_gettime(CLOCK_REALTIME, &ts);
-		ts.tv_nsec += 5000000;
-		if (ts.tv_nsec >= 1000000000) {
-			ts.tv_sec++;
-			ts.tv_nsec -= 1000000000;
-		}
-		pthread_cond_timedwait(&run->park_cond, &run->park_lock, &ts);
-	}
-	run->parked--;
-	pthread_mutex_unlock(&run->park_lock);
-	if (cgt_self)
-		WRITE_ONCE(cgt_self->parked, 0);
 }
 
 /* Park every model thread and walker; false if some did not come within @timeout. */
@@ -231,18 +193,12 @@ static void run_failure_seen(enum cgt_detector det)
 {
 	struct cgt_run *run = current_run;
 
-	if (run && (run->cfg->stop_on == CGT_STOP_ON_ANY || run->cfg->stop_on == (int)det))
+	if (!run)
+		return;
+	if (run->cfg->stop_on == CGT_STOP_ON_ANY || run->cfg->stop_on == (int)det)
 		__atomic_store_n(&run->failed, 1, __ATOMIC_RELEASE);
-	/* the story of the first failure, or of the first the run is after */
-	if (run && run->cfg->sched) {
-		long n = cgt_failures_total();
-		bool target = run->cfg->stop_on == (int)det;
-
-		if ((n == 1 || (target && !run->story_of_target)) && n <= CGT_MAX_FAILURES) {
-			cgt_story_capture((int)n - 1);
-			run->story_of_target = target;
-		}
-	}
+	if (run->hooks->failure)
+		run->hooks->failure(run->cfg, det, cgt_failures_total());
 }
 
 static bool cfg_controlled(const struct cgt_run *run)
@@ -345,14 +301,16 @@ static void run_deadline(void)
 {
 	struct cgt_run *run = current_run;
 
-	if (!run || !deadline_res)
-		_exit(CGT_RUN_EXIT_FAIL);
+	if (!run || !deadline_res || !run->hooks->abort)
+		_exit(CGT_EXIT_FAIL);
 	run_fill_result(run, deadline_res);
-	_exit(cgt_run_finish(run->cfg, deadline_res));
+	_exit(run->hooks->abort(run->cfg, deadline_res));
 }
 
-int cgt_run(const struct cgt_run_config *cfg, struct cgt_run_result *res)
+int cgt_run(const struct cgt_run_config *cfg, const struct cgt_run_hooks *hooks,
+	    struct cgt_run_result *res)
 {
+	static const struct cgt_run_hooks no_hooks;
 	struct cgt_model_config mcfg = {
 		.css_set_lock_ops	= cfg->css_lock,
 		.tasklist_lock_ops	= cfg->tasklist_lock,
@@ -379,13 +337,13 @@ int cgt_run(const struct cgt_run_config *cfg, struct cgt_run_result *res)
 	if (!run)
 		return -ENOMEM;
 	run->cfg = cfg;
+	run->hooks = hooks ? hooks : &no_hooks;
 	run->stop_step = -1;
 	run->next_check_step = CGT_CHECK_DECISIONS;
 	pthread_mutex_init(&run->park_lock, NULL);
 	pthread_cond_init(&run->park_cond, NULL);
 	cgt_clock_reset();
 	cgt_failures_reset();
-	cgt_story_reset();
 	cgt_lock_classes_reset();
 	cgt_rcu_register_thread();
 	cgt_thread_register(&driver, CGT_ROLE_DRIVER, 0);
@@ -393,6 +351,8 @@ int cgt_run(const struct cgt_run_config *cfg, struct cgt_run_result *res)
 	deadline_res = res;
 	cgt_failure_set_hook(run_failure_seen);
 	cgt_events_install(cfg->sched ? 0 : cfg->perturb, cfg->seed);
+	if (run->hooks->begin)
+		run->hooks->begin(cfg);
 	if (cgt_actors_init(run) || cgt_model_init(&mcfg) || cgt_detect_start(&dcfg)) {
 		cgt_events_remove();
 		cgt_thread_unregister(&driver);

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* The stress run: its configuration, its statistics, and the actors that drive the model. */
+/* The stress run (run.c): its configuration, its result, and the call that runs it. */
 #ifndef CGT_RUN_H
 #define CGT_RUN_H
 
@@ -8,25 +8,11 @@
 #include <stdio.h>
 
 #include "../base/clock.h"
-#include "../base/prng.h"
 #include "../model/model.h"
 #include "../sched/sched.h"
-
-#define CGT_OPS(X)				\
-	X(FORK,		"fork")			\
-	X(EXEC,		"exec")			\
-	X(EXIT,		"exit")			\
-	X(MIGRATE,	"migrate")		\
-	X(OBSERVE,	"observe")
-
-enum cgt_op {
-#define X(id, name) CGT_OP_##id,
-	CGT_OPS(X)
-#undef X
-	CGT_NR_OPS
-};
-
-extern const char *const cgt_op_names[CGT_NR_OPS];
+#include "exit_status.h"
+#include "ops.h"
+#include "stats.h"
 
 struct cgt_run_config {
 	double duration;		/* seconds */
@@ -67,28 +53,6 @@ enum cgt_expect { CGT_EXPECT_NONE, CGT_EXPECT_PASS, CGT_EXPECT_FAIL };
 #define CGT_STOP_ON_NONE	(-1)
 #define CGT_STOP_ON_ANY		CGT_NR_DETECTORS
 
-/* Counters a run keeps; relaxed atomics, summed as they go. */
-struct cgt_stats {
-	long ops[CGT_NR_OPS];		/* operations completed */
-	long fork_thread;		/* of the forks, CLONE_THREAD */
-	long fork_at_cap;		/* refused: --threads live already */
-	long fork_eagain;		/* pthread_create failed: a failed fork */
-	long fork_eintr;		/* parent killed mid-fork (an exec) */
-	long exec_eagain;		/* lost the race to another exec */
-	long migrate_esrch;		/* target gone */
-	long walks, walk_steps;		/* thread-group walks and threads visited */
-	long livelocks;			/* walks cut short past the walk limit */
-	long iters, iter_tasks;		/* css_task_iter runs and the tasks they met */
-	long counts, shows;		/* cgroup_task_count, proc_cgroup_show */
-	long killed;			/* threads that exited on SIGKILL (an exec) */
-	long readdirs, readdir_tasks;	/* proc_task_readdir runs and the threads they listed */
-	long pgrp_walks;		/* do_each_pid_task over a process group */
-	long checks;			/* invariant checks made while running */
-	long live;			/* live model threads (pthreads) now */
-	long peak;			/* most at once */
-	long actors;			/* actor pthreads not yet finished */
-};
-
 struct cgt_run_result {
 	struct cgt_stats stats;
 	double elapsed;
@@ -107,89 +71,25 @@ struct cgt_run_result {
 	char diverged_why[160];
 };
 
-/* Exit statuses of a run: 0 as expected, 1 unexpected failure, 2 bad usage, 3 missed. */
-#define CGT_RUN_EXIT_OK		0
-#define CGT_RUN_EXIT_FAIL	1
-#define CGT_RUN_EXIT_USAGE	2
-#define CGT_RUN_EXIT_MISSED	3
-
-/* report.c: print the summary, write the report of a failure, and say how to exit. */
-int cgt_run_finish(const struct cgt_run_config *cfg, struct cgt_run_result *res);
-int cgt_report_write(const struct cgt_run_config *cfg, struct cgt_run_result *res);
-/* 0 if @dir can be made and written, else -errno (checked before a run starts). */
-int cgt_report_check_dir(const char *dir);
-/* @dir/@name written through a temporary file and a rename: never seen half-written. */
-int cgt_write_atomic(const char *dir, const char *name, const char *buf, size_t len);
-/* catalogue.c */
-struct cgt_bug_info {
-	const char *name;
-	const char *history;		/* the kernel's story */
-	enum cgt_detector detector;	/* what must catch it */
-	const char *build;		/* plain, tsan or asan */
-	const char *twin;		/* what the fixed twin does instead */
-	const char *options;		/* options that make it show quickly */
-	const char *explore;		/* options that let cgtorture explore find it */
-};
-extern const struct cgt_bug_info cgt_bug_catalogue[CGT_NR_BUGS];
-void cgt_bugs_print(FILE *f, bool tsv);
-void cgt_locks_print(FILE *f);
-
-/* actor.c: one pthread per model thread */
-struct cgt_run;
-int cgt_actors_init(struct cgt_run *run);
-extern const struct cgt_model_hooks cgt_actor_hooks;
-int cgt_fork_from(struct cgt_run *run, struct task *parent, bool thread);
-
-/* ops.c: what a model thread does */
-enum cgt_op_result { CGT_OP_DONE, CGT_OP_EXITED };
-enum cgt_op cgt_pick_op(const struct cgt_run_config *cfg, struct prng *rng);
-enum cgt_op_result cgt_do_op(struct cgt_run *run, struct task *me, enum cgt_op op,
-			     struct prng *rng);
-/* A reader that keeps watching one process for a while, as a monitor polling taskstats. */
-struct cgt_watch {
-	int tgid;
-	int left;			/* walks of it still to do */
-};
-void cgt_observe(struct cgt_run *run, struct prng *rng, struct cgt_watch *watch);
-
-/* run.c */
-struct cgt_run {
-	const struct cgt_run_config *cfg;
-	struct cgt_stats stats;
-	int stop;			/* every model thread exits at its next loop top */
-	int pause;			/* every model thread parks at its next loop top */
-	int parked;
-	pthread_mutex_t park_lock;
-	pthread_cond_t park_cond;
-	int failed;			/* the --stop-on detector reported: end now */
-	double start;
-	/* a controlled run */
-	bool final;			/* the pause under way is the last one */
-	bool story_of_target;		/* the story told is of the --stop-on detector's failure */
-	long stop_step;
-	long next_check_step;
-};
 
 /* A controlled run holds the model still for a check this often, in decisions. */
 #define CGT_CHECK_DECISIONS	2000
-int cgt_run(const struct cgt_run_config *cfg, struct cgt_run_result *res);
+/*
+ * What the caller of a run has done at its moments, so the run never calls the layers above
+ * it; any may be NULL. begin: before the first model thread starts. failure: as each failure
+ * is recorded (@nth: how many so far), on the thread that saw it, while the other threads
+ * are still where they were. abort: the run must end at once (its hard deadline passed, or
+ * a sanitizer is about to abort): write what there is and return the exit status.
+ */
+struct cgt_run_hooks {
+	void (*begin)(const struct cgt_run_config *cfg);
+	void (*failure)(const struct cgt_run_config *cfg, enum cgt_detector det, long nth);
+	int (*abort)(const struct cgt_run_config *cfg, struct cgt_run_result *res);
+};
+
+int cgt_run(const struct cgt_run_config *cfg, const struct cgt_run_hooks *hooks,
+	    struct cgt_run_result *res);
 void cgt_run_interrupt(int sig);
 int cgt_run_interrupted(void);		/* the signal that asked for the end, or 0 */
-void cgt_run_park(struct cgt_run *run, struct task *me);
-static inline bool cgt_run_stopping(struct cgt_run *run)
-{
-	return __atomic_load_n(&run->stop, __ATOMIC_ACQUIRE);
-}
-
-/* output.c */
-void cgt_print_stats(FILE *f, const struct cgt_stats *s, double elapsed, long failures);
-void cgt_print_progress(FILE *f, const struct cgt_stats *s, double elapsed, double duration,
-			long failures);
-void cgt_print_summary(FILE *f, const struct cgt_run_config *cfg, const struct cgt_run_result *r);
-void cgt_stats_snapshot(const struct cgt_stats *live, struct cgt_stats *out);
-
-#define stat_inc(run, field)	__atomic_fetch_add(&(run)->stats.field, 1, __ATOMIC_RELAXED)
-#define stat_add(run, field, n)	__atomic_fetch_add(&(run)->stats.field, (n), __ATOMIC_RELAXED)
-
 
 #endif

@@ -9,32 +9,29 @@
 #include <unistd.h>
 
 #include "child.h"
+#include "../report/interest.h"
+#include "../report/story.h"
 
-void (*cgt_run_finish_hook)(const struct cgt_run_config *cfg, const struct cgt_run_result *res,
-			    int status);
 static int child_fd = -1;
 
 /* In the child: one line of figures, then the report folder, the reasons, the schedule. */
-/* The failure a run was after: the first of its --stop-on detector, else its first. */
-static int failure_of_interest(const struct cgt_run_config *cfg, struct cgt_failure *f, int nf)
-{
-	for (int i = 0; i < nf; i++)
-		if ((int)f[i].detector == cfg->stop_on)
-			return i;
-	return 0;
-}
-
 static void child_send(const struct cgt_run_config *cfg, const struct cgt_run_result *res,
 		       int status)
 {
 	static struct cgt_failure all[CGT_MAX_FAILURES];
+	int detector[CGT_MAX_FAILURES];
 	int nf = cgt_failures_get(all, CGT_MAX_FAILURES);
-	const struct cgt_failure *f = nf ? &all[failure_of_interest(cfg, all, nf)] : NULL;
+	const struct cgt_failure *f;
 	char *choices = cfg->sched ? cgt_schedule_encode(cgt_sched_recorded()) : NULL;
 	FILE *o = fdopen(child_fd, "w");
 
-	if (!o)
+	if (!o) {
+		free(choices);
 		return;
+	}
+	for (int i = 0; i < nf; i++)
+		detector[i] = (int)all[i].detector;
+	f = nf ? &all[cgt_failure_of_interest(cfg->stop_on, detector, nf)] : NULL;
 	fprintf(o, "%d %d %d %ld %ld %ld %ld\n%s\n%s\n%s\n%s\n", status, res->pass,
 		f ? (int)f->detector : -1, f ? f->step : -1L, res->steps, res->stop_step,
 		res->diverged, res->report_dir, res->diverged_why, f ? f->summary : "",
@@ -101,6 +98,27 @@ static void parse(char *text, struct cgt_child_result *r)
 	r->ran = !cgt_schedule_decode(line(&p), CGT_SCHEDULE_MAX, &r->schedule, err, sizeof(err));
 }
 
+/* The report's finish, then what it found, sent back; on the normal path and on abort alike. */
+static int child_finish(const struct cgt_run_config *cfg, struct cgt_run_result *res)
+{
+	static int once;
+	int status;
+
+	/* as cgt_run_finish: a second path (deadline, ASan) leaves the first to it */
+	if (__atomic_exchange_n(&once, 1, __ATOMIC_ACQ_REL))
+		return CGT_EXIT_FAIL;
+	status = cgt_run_finish(cfg, res);
+
+	child_send(cfg, res, status);
+	return status;
+}
+
+static const struct cgt_run_hooks child_hooks = {
+	.begin		= cgt_story_begin,
+	.failure	= cgt_story_failure,
+	.abort		= child_finish,
+};
+
 int cgt_run_child(const struct cgt_run_config *cfg, bool quiet, struct cgt_child_result *out)
 {
 	int fds[2], wstatus;
@@ -127,11 +145,10 @@ int cgt_run_child(const struct cgt_run_config *cfg, bool quiet, struct cgt_child
 		if (quiet && null >= 0)
 			dup2(null, STDOUT_FILENO);
 		child_fd = fds[1];
-		cgt_run_finish_hook = child_send;
-		if (cgt_run(cfg, &res))
-			_exit(CGT_RUN_EXIT_FAIL);
+		if (cgt_run(cfg, &child_hooks, &res))
+			_exit(CGT_EXIT_FAIL);
 		fflush(NULL);
-		_exit(cgt_run_finish(cfg, &res));
+		_exit(child_finish(cfg, &res));
 	}
 	close(fds[1]);
 	text = read_all(fds[0]);

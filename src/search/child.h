@@ -9,7 +9,7 @@
 
 #include <stdbool.h>
 
-#include "../run/run.h"
+#include "../report/report.h"
 
 struct cgt_child_result {
 	int status;			/* the run's exit status; 128 + signal if it died of one */
@@ -30,9 +30,5 @@ int cgt_run_child(const struct cgt_run_config *cfg, bool quiet, struct cgt_child
 void cgt_child_result_free(struct cgt_child_result *r);
 /* "livelock at decision 5066" (or "no failure"), for the commands' messages */
 const char *cgt_child_failure(const struct cgt_child_result *r, char *buf, size_t len);
-
-/* Set by report.c's caller: called once a run has chosen its exit status. */
-extern void (*cgt_run_finish_hook)(const struct cgt_run_config *cfg,
-				   const struct cgt_run_result *res, int status);
 
 #endif

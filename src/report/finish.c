@@ -1,0 +1,45 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * How a run ends: the report of a failure, the summary on the terminal, and the exit status
+ * the run gets from what it expected and what it found (the exit policy).
+ */
+#include <stdio.h>
+
+#include "report.h"
+#include "story.h"
+
+int cgt_exit_status(const struct cgt_run_config *cfg, const struct cgt_run_result *res)
+{
+	bool failed = !res->pass;
+
+	if (res->interrupted && !res->failures)
+		return 128 + res->interrupted;
+	if (cfg->expect == CGT_EXPECT_FAIL)
+		return failed ? CGT_EXIT_PASS : CGT_EXIT_MISSED;
+	return failed ? CGT_EXIT_FAIL : CGT_EXIT_PASS;
+}
+
+/* Print the summary, write the report of a failure, and choose the exit status. */
+int cgt_run_finish(const struct cgt_run_config *cfg, struct cgt_run_result *res)
+{
+	static int once;
+	bool failed = !res->pass;
+	int status;
+
+	if (__atomic_exchange_n(&once, 1, __ATOMIC_ACQ_REL))
+		return CGT_EXIT_FAIL;	/* a second path (deadline, ASan) got here too */
+	if ((failed || res->interrupted) && !cfg->no_report)
+		cgt_report_write(cfg, res);
+	cgt_print_summary(stdout, cfg, res);
+	fflush(stdout);
+	status = cgt_exit_status(cfg, res);
+	if (status == CGT_EXIT_MISSED)
+		printf("expected a failure, found none\n");
+	return status;
+}
+
+const struct cgt_run_hooks cgt_report_hooks = {
+	.begin		= cgt_story_begin,
+	.failure	= cgt_story_failure,
+	.abort		= cgt_run_finish,
+};

@@ -1,0 +1,15 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The failure of interest (interest.c): of a run's failures, the one it was after. The story
+ * tells it, a child run sends it back, replay and shrink look for it again.
+ */
+#ifndef CGT_INTEREST_H
+#define CGT_INTEREST_H
+
+/*
+ * The first failure of the --stop-on detector @stop_on, else the first failure: its index
+ * among the @n failures whose detectors are @detector[], in the order seen; -1 if @n is 0.
+ */
+int cgt_failure_of_interest(int stop_on, const int *detector, int n);
+
+#endif

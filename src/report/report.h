@@ -1,0 +1,19 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* The report of a run (report.c), and what a finished run prints and exits with. */
+#ifndef CGT_REPORT_H
+#define CGT_REPORT_H
+
+#include "../run/run.h"
+
+/* finish.c: print the summary, write the report of a failure, and say how to exit. */
+int cgt_run_finish(const struct cgt_run_config *cfg, struct cgt_run_result *res);
+/* What a run needs of the report: the story kept as it goes, and cgt_run_finish on abort. */
+extern const struct cgt_run_hooks cgt_report_hooks;
+/* The exit policy: 128 + the signal of an interrupted run that found nothing, else by --expect. */
+int cgt_exit_status(const struct cgt_run_config *cfg, const struct cgt_run_result *res);
+/* report.c: report.json and summary.txt in a new folder under cfg->out; 0 or -errno */
+int cgt_report_write(const struct cgt_run_config *cfg, struct cgt_run_result *res);
+/* output.c: the summary printed at the end of a run */
+void cgt_print_summary(FILE *f, const struct cgt_run_config *cfg, const struct cgt_run_result *r);
+
+#endif

@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* What a model thread does at each turn (ops.c): the operations, picked by weight. */
+#ifndef CGT_RUN_OPS_H
+#define CGT_RUN_OPS_H
+
+#include <stdbool.h>
+
+#include "../base/prng.h"
+#include "../model/model.h"
+
+#define CGT_OPS(X)				\
+	X(FORK,		"fork")			\
+	X(EXEC,		"exec")			\
+	X(EXIT,		"exit")			\
+	X(MIGRATE,	"migrate")		\
+	X(OBSERVE,	"observe")
+
+enum cgt_op {
+#define X(id, name) CGT_OP_##id,
+	CGT_OPS(X)
+#undef X
+	CGT_NR_OPS
+};
+
+extern const char *const cgt_op_names[CGT_NR_OPS];
+
+struct cgt_run;
+struct cgt_run_config;
+
+enum cgt_op_result { CGT_OP_DONE, CGT_OP_EXITED };
+enum cgt_op cgt_pick_op(const struct cgt_run_config *cfg, struct prng *rng);
+enum cgt_op_result cgt_do_op(struct cgt_run *run, struct task *me, enum cgt_op op,
+			     struct prng *rng);
+/* A reader that keeps watching one process for a while, as a monitor polling taskstats. */
+struct cgt_watch {
+	int tgid;
+	int left;			/* walks of it still to do */
+};
+void cgt_observe(struct cgt_run *run, struct prng *rng, struct cgt_watch *watch);
+/* fork of @parent (a thread if @thread) within the --threads cap; 0 or -errno */
+int cgt_fork_from(struct cgt_run *run, struct task *parent, bool thread);
+
+#endif

@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * A run under way: the state its threads (driver, init, walkers, actors) share, and the
+ * pause (park.c) where a model thread waits, between operations, while the driver checks.
+ */
+#ifndef CGT_RUN_PARK_H
+#define CGT_RUN_PARK_H
+
+#include <pthread.h>
+#include <stdbool.h>
+
+#include "run.h"
+
+struct cgt_run {
+	const struct cgt_run_config *cfg;
+	const struct cgt_run_hooks *hooks;
+	struct cgt_stats stats;
+	int stop;			/* every model thread exits at its next loop top */
+	int pause;			/* every model thread parks at its next loop top */
+	int parked;
+	pthread_mutex_t park_lock;
+	pthread_cond_t park_cond;
+	int failed;			/* the --stop-on detector reported: end now */
+	double start;
+	/* a controlled run */
+	bool final;			/* the pause under way is the last one */
+	long stop_step;
+	long next_check_step;
+};
+
+void cgt_run_park(struct cgt_run *run, struct task *me);
+static inline bool cgt_run_stopping(struct cgt_run *run)
+{
+	return __atomic_load_n(&run->stop, __ATOMIC_ACQUIRE);
+}
+
+#endif

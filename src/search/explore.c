@@ -1,0 +1,103 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * explore: many controlled schedules, each with its own seed, until one fails; a hit is
+ * the failure of the run's --stop-on detector, else of the one bug's catalogued detector.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "search.h"
+#include "child.h"
+#include "../base/build.h"
+#include "../run/catalogue.h"
+
+/* The one catalogued bug a run puts back, or -1. */
+static int only_bug(const struct cgt_run_config *cfg)
+{
+	int bug = -1;
+
+	for (int b = 0; b < CGT_NR_BUGS; b++)
+		if (cfg->bugs & (1UL << b)) {
+			if (bug >= 0)
+				return -1;
+			bug = b;
+		}
+	return bug;
+}
+
+int cgt_explore(struct cgt_run_config *cfg, long runs, bool keep_going, cgt_render_fn render)
+{
+	const char *target_name;
+	bool tty = isatty(STDERR_FILENO);
+	long found = 0, first = 0;
+	int bug, target;
+	uint64_t seed0;
+
+	bug = only_bug(cfg);
+	target = cfg->stop_on;
+	if (target == CGT_STOP_ON_NONE)
+		target = bug >= 0 ? (int)cgt_bug_catalogue[bug].detector : CGT_STOP_ON_ANY;
+	cfg->stop_on = target;
+	target_name = target == CGT_STOP_ON_ANY ? "any failure" : cgt_detector_names[target];
+	if (bug >= 0 && strcmp(cgt_bug_catalogue[bug].build, cgt_build_name()))
+		fprintf(stderr, "cgtorture: note: %s is caught in the %s build, this is the %s build\n",
+			cgt_bug_names[bug], cgt_bug_catalogue[bug].build, cgt_build_name());
+	printf("explore: up to %ld schedules of %s, %d decisions each, looking for %s\n", runs,
+	       cfg->sched->name, cfg->steps, target_name);
+	if (cfg->sched->bound)
+		printf("explore: PCT's bound for a bug of depth %d: at least 1/(n k^(d-1)) per "
+		       "schedule = %.3g, with n = %d threads, k = %d decisions\n", cfg->depth,
+		       cfg->sched->bound(cfg->threads + cfg->walkers + 1, cfg->steps, cfg->depth),
+		       cfg->threads + cfg->walkers + 1, cfg->steps);
+	seed0 = cfg->seed;
+	for (long i = 0; i < runs; i++) {
+		struct cgt_child_result r;
+		char what[96];
+		bool hit;
+
+		cfg->seed = seed0 + (uint64_t)i;
+		render(cfg);
+		if (cgt_run_child(cfg, true, &r)) {
+			fprintf(stderr, "cgtorture: cannot fork a run: %s\n", strerror(errno));
+					return CGT_EXIT_FAIL;
+		}
+		hit = r.detector >= 0 && (target == CGT_STOP_ON_ANY || r.detector == target);
+		if (!hit && r.status > 3 && r.status != CGT_EXIT_USAGE)
+			hit = true;		/* it died: worth a look whatever it was */
+		if (tty)
+			fprintf(stderr, "\r\033[Kexplore: %ld/%ld schedules, %ld failed", i + 1, runs,
+				found + hit);
+		if (hit) {
+			if (!found++)
+				first = i + 1;
+			if (tty)
+				fputs("\r\033[K", stderr);
+			printf("explore: schedule %ld (seed %llu) failed: %s: %s\n", i + 1,
+			       (unsigned long long)cfg->seed, cgt_child_failure(&r, what, sizeof(what)),
+			       r.summary);
+			if (r.report_dir[0])
+				printf("  report: %s/report.json\n  replay: cgtorture replay %s/report.json\n",
+				       r.report_dir, r.report_dir);
+		}
+		cgt_child_result_free(&r);
+		if (hit && !keep_going)
+			break;
+		if (cgt_run_interrupted()) {
+			runs = i + 1;
+			break;
+		}
+	}
+	if (tty)
+		fputs("\r\033[K", stderr);
+	if (found)
+		printf("explore: %s found after %ld schedule(s); %ld of the schedules run failed\n",
+		       target_name, first, found);
+	else
+		printf("explore: no schedule of %ld failed\n", runs);
+	if (cfg->expect == CGT_EXPECT_FAIL)
+		return found ? CGT_EXIT_PASS : CGT_EXIT_MISSED;
+	return found ? CGT_EXIT_FAIL : CGT_EXIT_PASS;
+}
+

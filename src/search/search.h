@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The searches over controlled schedules, each made of child runs (child.c): the
+ * determinism check, explore, replay and shrink, one file each. The command line parses
+ * their options and prepares @cfg; @render remakes @cfg's banner and command line after
+ * the search changes it, as each run's report shows them.
+ */
+#ifndef CGT_SEARCH_H
+#define CGT_SEARCH_H
+
+#include <stdbool.h>
+
+#include "../report/report.h"
+#include "../report/report_read.h"
+
+typedef void (*cgt_render_fn)(struct cgt_run_config *cfg);
+
+/* determinism.c: the same controlled run twice; the two schedules must be the same */
+int cgt_check_determinism(const struct cgt_run_config *cfg);
+/* explore.c: up to @runs schedules, seeds from cfg->seed on; the exit status */
+int cgt_explore(struct cgt_run_config *cfg, long runs, bool keep_going, cgt_render_fn render);
+/* replay.c: the report @r (read from @path) run again, @tries times if free-running */
+int cgt_replay(const char *path, const struct cgt_report_in *r, struct cgt_run_config *cfg,
+	       long tries);
+/* The index of the failure of interest among @r's failures, or -1. */
+int cgt_report_interest(const struct cgt_report_in *r, int stop_on);
+/* shrink.c: @r's failing schedule cut down in at most @budget trials; @cfg ends as the smallest */
+int cgt_shrink(const char *path, const struct cgt_report_in *r, struct cgt_run_config *cfg,
+	       long budget, cgt_render_fn render);
+
+#endif
