@@ -113,12 +113,18 @@ void cgt_lock_acquire(struct cgt_lock *lock, int side)
 {
 	struct cgt_thread *t = cgt_self;
 	struct cgt_lock_class *c = lock->class;
-	long reads0 = __atomic_load_n(&lock->reads, __ATOMIC_RELAXED);
-	long writes0 = __atomic_load_n(&lock->writes, __ATOMIC_RELAXED);
 	struct cgt_lock_op op = { .lock = lock, .side = side };
+	long reads0, writes0;
 	uint64_t since, waited;
 
 	cgt_point(CGT_PT_LOCK_WAIT, &op);
+	/*
+	 * Counted from here, where the wait begins: readers that got in while this thread was
+	 * held at the point (preempted, perturbed, or switched away from in a controlled run)
+	 * came before it asked and did not pass it.
+	 */
+	reads0 = __atomic_load_n(&lock->reads, __ATOMIC_RELAXED);
+	writes0 = __atomic_load_n(&lock->writes, __ATOMIC_RELAXED);
 	if (t) {
 		WRITE_ONCE(t->wait_reads_seen, reads0);
 		WRITE_ONCE(t->wait_writes_seen, writes0);
