@@ -24,6 +24,7 @@ struct cgt_thread;
 	X(INVARIANT,	invariant,	"invariant",	"the model's linkage broken")	\
 	X(TSAN,		tsan,		"tsan",		"a data race (ThreadSanitizer)") \
 	X(ASAN,		asan,		"asan",		"a memory error (AddressSanitizer)") \
+	X(CRASH,	crash,		"crash",	"a fatal signal (SIGSEGV, SIGBUS, SIGABRT, ...)") \
 	X(DEADLINE,	deadline,	"deadline",	"the run overran its hard deadline")
 
 enum cgt_detector {

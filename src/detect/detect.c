@@ -75,6 +75,11 @@ void cgt_detect_stop(void)
 	if (watchdog_running)
 		pthread_join(watchdog, NULL);
 	watchdog_running = false;
+	cgt_detect_last_look();
+}
+
+void cgt_detect_last_look(void)
+{
 	for_each_detector(d)
 		if ((*d)->stop)
 			(*d)->stop();

@@ -70,6 +70,8 @@ void cgt_detect_stuck(long step);
 void cgt_detect_at_rest(void);
 void cgt_detect_no_rest(double timeout);
 void cgt_detect_after_exit(void);
+/* The run ends early (its deadline, a crash): what the detectors saw but did not yet say. */
+void cgt_detect_last_look(void);
 
 /* The most threads a look takes in. */
 #define CGT_SNAP_MAX	4096

@@ -11,21 +11,25 @@
 static long reports;		/* made by the runtime */
 static long seen;		/* of which turned into failures */
 
+/* The watchdog and a run's last look (a crash, the deadline) may poll at once: one says it. */
 static void poll(void)
 {
 	long n = __atomic_load_n(&reports, __ATOMIC_RELAXED);
+	long prev = __atomic_load_n(&seen, __ATOMIC_RELAXED);
 
-	if (n > seen)
+	while (n > prev && !__atomic_compare_exchange_n(&seen, &prev, n, false, __ATOMIC_RELAXED,
+							 __ATOMIC_RELAXED))
+		;
+	if (n > prev)
 		cgt_fail(CGT_DET_TSAN, cgt_self ? cgt_self->id : 0,
 			 "the ThreadSanitizer reports are on stderr\n",
 			 "ThreadSanitizer reported %ld data race(s) so far", n);
-	seen = n;
 }
 
 static int tsan_start(const struct cgt_detect_config *cfg)
 {
 	(void)cfg;
-	seen = __atomic_load_n(&reports, __ATOMIC_RELAXED);
+	__atomic_store_n(&seen, __atomic_load_n(&reports, __ATOMIC_RELAXED), __ATOMIC_RELAXED);
 	return 0;
 }
 
@@ -46,12 +50,15 @@ static void tsan_decision(long step)
 #if defined(CGT_TSAN)
 /*
  * The harness counts the reports and sets its own exit status (--expect fail must be able to
- * exit 0), so the runtime must not replace it; TSAN_OPTIONS may still say otherwise.
+ * exit 0), so the runtime must not replace it; TSAN_OPTIONS may still say otherwise. With
+ * exitcode=0 a fatal signal the runtime handled itself would end the process with status 0:
+ * those signals are left to the crash detector (crash.c), which makes them a failure.
  */
 const char *__tsan_default_options(void);
 const char *__tsan_default_options(void)
 {
-	return "exitcode=0 halt_on_error=0 second_deadlock_stack=1";
+	return "exitcode=0 halt_on_error=0 second_deadlock_stack=1 handle_segv=0 "
+	       "handle_sigbus=0 handle_abort=0 handle_sigill=0 handle_sigfpe=0 report_signal_unsafe=0";
 }
 
 /* tsan-suppressions, built in (see the Makefile), so the binary needs no TSAN_OPTIONS. */

@@ -303,6 +303,7 @@ static void run_deadline(void)
 
 	if (!run || !deadline_res || !run->hooks->abort)
 		_exit(CGT_EXIT_FAIL);
+	cgt_detect_last_look();
 	run_fill_result(run, deadline_res);
 	_exit(run->hooks->abort(run->cfg, deadline_res));
 }
