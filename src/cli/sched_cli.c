@@ -74,6 +74,7 @@ static void explore_help(void)
 int cgt_explore_main(int argc, char **argv)
 {
 	struct cgt_run_config cfg = { 0 };
+	struct tunable_set run;
 	const char *runs_opt;
 	bool keep_going;
 	long runs;
@@ -86,7 +87,8 @@ int cgt_explore_main(int argc, char **argv)
 	runs_opt = take_option(&argc, argv, "--runs", false);
 	runs = runs_opt ? parse_count("--runs", runs_opt, 100000000) : 100;
 	keep_going = take_option(&argc, argv, "--keep-going", true) != NULL;
-	ret = cgt_cli_prepare(argc, argv, &cfg);
+	run = cgt_tunables_run_set(&cfg);
+	ret = cgt_cli_prepare(&run, 1, cgt_tunables_help, argc, argv, &cfg);
 	if (ret)
 		return ret < 0 ? CGT_EXIT_PASS : ret;
 	if (!has_option(argc, argv, "--sched"))
@@ -106,6 +108,7 @@ int cgt_explore_main(int argc, char **argv)
 /* A report's configuration, as its command line gives it, for a run in this binary. */
 static int report_config(const char *path, struct cgt_report_in *r, struct cgt_run_config *cfg)
 {
+	struct tunable_set run;
 	char err[256];
 	char **argv;
 	int argc, ret;
@@ -123,7 +126,8 @@ static int report_config(const char *path, struct cgt_report_in *r, struct cgt_r
 		fprintf(stderr, "cgtorture: %s: %s\n", path, err);
 		return CGT_EXIT_USAGE;
 	}
-	ret = cgt_cli_prepare(argc - 1, argv + 1, cfg);
+	run = cgt_tunables_run_set(cfg);
+	ret = cgt_cli_prepare(&run, 1, cgt_tunables_help, argc - 1, argv + 1, cfg);
 	cgt_argv_free(argc, argv);
 	if (ret)
 		return ret < 0 ? CGT_EXIT_USAGE : ret;
