@@ -146,7 +146,7 @@ static void print_count(FILE *f, const struct tunable *t, const void *src)
 static int parse_iter(const struct tunable *t, const char *arg, void *dst)
 {
 	if (cgt_iter_parse(arg, dst))
-		return cgt_usage_error(t->name, "unknown walk '%s'", arg, "while_each, for_each");
+		return cgt_usage_error(t->name, "unknown walk '%s'", arg, cgt_iter_names());
 	return 0;
 }
 
@@ -512,7 +512,8 @@ const struct tunable_kind_ops cgt_tunable_kinds[T_NR_KINDS] = {
 	[T_SEED]	= { .parse = parse_seed, .print = print_seed, .fallback = seed_from_clock },
 	[T_INT]		= { .parse = parse_int, .print = print_int },
 	[T_COUNT]	= { .parse = parse_count, .print = print_count },
-	[T_ITER]	= { .parse = parse_iter, .print = print_iter },
+	[T_ITER]	= { .parse = parse_iter, .print = print_iter,
+			    .label = "walks", .choices = cgt_iter_names },
 	[T_LOCK]	= { .parse = parse_lock, .print = print_lock,
 			    .label = "variants", .choices = cgt_lock_run_names },
 	[T_MIX]		= { .parse = parse_mix, .print = print_mix, .default_below = true },

@@ -23,7 +23,7 @@ static const struct tunable tunables[] = {
 	  CFG(threads), 1, 100000 },
 	{ "walkers", T_INT, "4", "N", "dedicated observer threads besides the model threads",
 	  CFG(walkers), 0, 1024 },
-	{ "iter", T_ITER, "for_each", "WALK", "thread-group walk: while_each or for_each",
+	{ "iter", T_ITER, "for_each", "WALK", "thread-group walk",
 	  CFG(iter), 0, 0 },
 	{ "css-lock", T_LOCK, "rwsem", "NAME", "css_set lock variant",
 	  CFG(css_lock), 0, 0 },

@@ -29,7 +29,7 @@ enum tunable_kind { T_SECONDS, T_BOUND, T_SEED, T_INT, T_COUNT, T_ITER, T_LOCK, 
 struct tunable {
 	const char *name;
 	enum tunable_kind kind;
-	const char *def;		/* default, parsed like the command line; NULL: the kind's fallback */
+	const char *def;		/* parsed like the command line; NULL: the kind's fallback */
 	const char *metavar;
 	const char *help;		/* a positional's: what it is, as "needs one ..." says */
 	size_t offset;			/* into the command's configuration */
