@@ -136,18 +136,20 @@ NIGHTLY_ARGS ?=
 nightly: build/plain/cgtorture build/tsan/cgtorture build/asan/cgtorture
 	stress/nightly $(NIGHTLY_ARGS)
 
-# libFuzzer on the report.json reader (tests/fuzz/), from its own sources only, for
+# libFuzzer on the report.json reader (tests/fuzz/), from its own sources only (and the
+# scheduler registry and its two small schedulers: the names a schedule may give), for
 # FUZZ_SECONDS on build/fuzz/corpus: the seeds copied in, plus what earlier runs found. The
 # dictionary stands in for coverage of jansson, which is not instrumented. A crash, leak or
 # UB report leaves its input in build/fuzz/ and fails the target.
 .PHONY: fuzz
 FUZZ_SECONDS ?= 60
-FUZZ_SRCS := tests/fuzz/fuzz_report.c src/report/report_read.c src/sched/schedule.c
+FUZZ_SRCS := tests/fuzz/fuzz_report.c src/report/report_read.c src/sched/schedule.c \
+	     src/sched/sched_registry.c src/sched/random.c src/sched/pct.c
 build/fuzz/fuzz_report: $(FUZZ_SRCS) src/report/report_read.h src/sched/schedule.h \
-			src/core/failure.h | deps
+			src/sched/sched.h src/core/failure.h | deps
 	@mkdir -p $(@D)
 	clang -std=gnu11 -Wall -Wextra -fsanitize=fuzzer,address,undefined \
-		-fno-sanitize-recover=undefined -g -O1 -o $@ $(FUZZ_SRCS) -ljansson
+		-fno-sanitize-recover=undefined -g -O1 -o $@ $(FUZZ_SRCS) -ljansson -lm
 fuzz: build/fuzz/fuzz_report
 	@mkdir -p build/fuzz/corpus
 	cp tests/fuzz/corpus/*.json build/fuzz/corpus/

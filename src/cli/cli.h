@@ -5,7 +5,10 @@
 
 #include "../report/report.h"
 
-int cgt_cli_prepare(int argc, char **argv, struct cgt_run_config *cfg);
+struct tunable_set;
+
+int cgt_cli_prepare(struct tunable_set *sets, size_t nsets, void (*help)(FILE *f), int argc,
+		    char **argv, struct cgt_run_config *cfg);
 void cgt_cli_render(struct cgt_run_config *cfg);
 void cgt_cli_release(struct cgt_run_config *cfg);	/* what prepare and render allocated */
 void cgt_cli_on_signals(void);

@@ -8,7 +8,6 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "compare_cli.h"
@@ -132,6 +131,7 @@ static int write_results(struct cgt_cmp_result *res)
 int cgt_compare_main(int argc, char **argv)
 {
 	struct cgt_compare_config cfg;
+	struct tunable_set set = TUNABLE_SET(compare_tunables, &cfg);
 	struct cgt_cmp_result res;
 	char *command = NULL;
 	size_t len = 0;
@@ -141,9 +141,7 @@ int cgt_compare_main(int argc, char **argv)
 
 	memset(&cfg, 0, sizeof(cfg));
 	cgt_tunables_table_defaults(compare_tunables, ARRAY_SIZE(compare_tunables), &cfg);
-	cfg.seed = (uint64_t)time(NULL) ^ ((uint64_t)clock() << 32);
-	ret = cgt_tunables_table_parse(compare_tunables, ARRAY_SIZE(compare_tunables),
-				       compare_help, argc, argv, &cfg);
+	ret = cgt_tunables_sets_parse(&set, 1, compare_help, argc, argv);
 	if (ret)
 		return ret < 0 ? CGT_EXIT_PASS : ret;
 	ret = check_threads(&cfg);

@@ -14,10 +14,11 @@
 static int cmd_run(int argc, char **argv)
 {
 	struct cgt_run_config cfg = { 0 };
+	struct tunable_set run = cgt_tunables_run_set(&cfg);
 	struct cgt_run_result res;
 	int ret;
 
-	ret = cgt_cli_prepare(argc, argv, &cfg);
+	ret = cgt_cli_prepare(&run, 1, cgt_tunables_help, argc, argv, &cfg);
 	if (ret)
 		return ret < 0 ? CGT_EXIT_PASS : ret;
 	if (cfg.check_determinism) {

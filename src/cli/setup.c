@@ -35,14 +35,18 @@ static char *render(void (*fn)(FILE *, const struct cgt_run_config *),
 
 /*
  * Every command that runs the model: the options, the run's own fix-ups, a writable results
- * folder, and the banner and command line a report shows. 0, -1 after --help, or a status.
+ * folder, and the banner and command line a report shows. @sets are the command's own tables
+ * and the run's (cgt_tunables_run_set(@cfg)), each configuration zeroed; @help is --help's.
+ * 0, -1 after --help, or a status.
  */
-int cgt_cli_prepare(int argc, char **argv, struct cgt_run_config *cfg)
+int cgt_cli_prepare(struct tunable_set *sets, size_t nsets, void (*help)(FILE *f), int argc,
+		    char **argv, struct cgt_run_config *cfg)
 {
 	int ret;
 
-	cgt_tunables_defaults(cfg);
-	ret = cgt_tunables_parse(argc, argv, cfg);
+	for (size_t s = 0; s < nsets; s++)
+		cgt_tunables_table_defaults(sets[s].table, sets[s].n, sets[s].cfg);
+	ret = cgt_tunables_run_parse(sets, nsets, help, argc, argv, cfg);
 	if (ret)
 		return ret;
 	/* reader-pref-rwlock is a lock, not a code path: it replaces tasklist_lock's variant */

@@ -1,15 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * One table of tunables per command, as locktorture declares its module parameters: name,
- * default, help and where the value goes. getopt_long's options, --help and the banner come
- * from it. This file holds the engine and the stress run's table.
+ * default, help and where the value goes. getopt_long's options, --help, the banner and the
+ * command that runs it again come from it; a command with options of its own parses its
+ * table and the run's in one pass. This file holds the engine and the stress run's table;
+ * each kind of value is an entry of tunable_kinds.c.
  */
-#include <errno.h>
 #include <getopt.h>
-#include <math.h>
-#include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "tunables.h"
 #include "../base/build.h"
@@ -25,7 +23,7 @@ static const struct tunable tunables[] = {
 	  CFG(threads), 1, 100000 },
 	{ "walkers", T_INT, "4", "N", "dedicated observer threads besides the model threads",
 	  CFG(walkers), 0, 1024 },
-	{ "iter", T_ITER, "for_each", "WALK", "thread-group walk: while_each or for_each",
+	{ "iter", T_ITER, "for_each", "WALK", "thread-group walk",
 	  CFG(iter), 0, 0 },
 	{ "css-lock", T_LOCK, "rwsem", "NAME", "css_set lock variant",
 	  CFG(css_lock), 0, 0 },
@@ -73,340 +71,114 @@ static const struct tunable tunables[] = {
 	  CFG(out), 0, 0 },
 };
 
-int cgt_usage_error(const char *name, const char *fmt, const char *arg, const char *valid)
+static const struct tunable_kind_ops *kind_of(const struct tunable *t)
 {
-	fprintf(stderr, "cgtorture: --%s: ", name);
-	fprintf(stderr, fmt, arg);
-	if (valid)
-		fprintf(stderr, " (valid: %s)", valid);
-	fputc('\n', stderr);
-	return CGT_EXIT_USAGE;
-}
-
-/* Seconds with an optional unit; t->min < 0 means 0 is allowed (it switches the thing off). */
-static int parse_seconds(const struct tunable *t, const char *arg, double *out)
-{
-	static const struct { const char *suffix; double scale; } units[] = {
-		{ "", 1 }, { "s", 1 }, { "ms", 1e-3 }, { "m", 60 }, { "h", 3600 },
-	};
-	bool zero_ok = t->min < 0;
-	char range[64], *end;
-	size_t u;
-	double v;
-
-	errno = 0;
-	v = strtod(arg, &end);
-	if (end == arg || errno)
-		return cgt_usage_error(t->name, "'%s' is not a number of seconds", arg, NULL);
-	for (u = 0; u < ARRAY_SIZE(units) && strcmp(end, units[u].suffix); u++)
-		;
-	if (u == ARRAY_SIZE(units))
-		return cgt_usage_error(t->name, "'%s' has an unknown unit", arg, "ms, s, m, h");
-	v *= units[u].scale;
-	if (!isfinite(v) || v > (double)t->max || v < 0 || (!zero_ok && v == 0)) {
-		snprintf(range, sizeof(range), "%s and at most %ld s",
-			 zero_ok ? "0 (off)" : "more than 0", t->max);
-		return cgt_usage_error(t->name, "'%s' is out of range", arg, range);
-	}
-	*out = v;
-	return 0;
-}
-
-static int parse_long(const char *arg, long *out)
-{
-	char *end;
-
-	errno = 0;
-	*out = strtol(arg, &end, 10);
-	return end == arg || *end || errno ? -1 : 0;
-}
-
-static int parse_mix(const struct tunable *t, const char *arg, unsigned int *mix)
-{
-	char *copy = strdup(arg), *tok, *save = NULL, ops[128] = "";
-	unsigned int total = 0;
-	int ret = 0;
-
-	if (!copy)
-		return CGT_EXIT_USAGE;
-	for (int op = 0; op < CGT_NR_OPS; op++)
-		snprintf(ops + strlen(ops), sizeof(ops) - strlen(ops), "%s%s", op ? ", " : "",
-			 cgt_op_names[op]);
-	for (tok = strtok_r(copy, ",", &save); tok && !ret; tok = strtok_r(NULL, ",", &save)) {
-		char *eq = strchr(tok, '=');
-		long w;
-		int op;
-
-		if (!eq) {
-			ret = cgt_usage_error(t->name, "'%s' is not OP=WEIGHT", tok, ops);
-			break;
-		}
-		*eq = '\0';
-		for (op = 0; op < CGT_NR_OPS; op++)
-			if (!strcmp(tok, cgt_op_names[op]))
-				break;
-		if (op == CGT_NR_OPS)
-			ret = cgt_usage_error(t->name, "unknown operation '%s'", tok, ops);
-		else if (parse_long(eq + 1, &w) || w < 0 || w > 1000)
-			ret = cgt_usage_error(t->name, "weight '%s' is not a number from 0 to 1000", eq + 1, NULL);
-		else
-			mix[op] = (unsigned int)w;
-	}
-	for (int op = 0; op < CGT_NR_OPS; op++)
-		total += mix[op];
-	if (!ret && !total)
-		ret = cgt_usage_error(t->name, "'%s' leaves every weight at 0", arg, NULL);
-	free(copy);
-	return ret;
-}
-
-/* Item @i of a comma list (T_LOCKS, T_INTS, T_WORKLOADS) into the list at @dst. */
-static int list_item(const struct tunable *t, const char *tok, void *dst, int i)
-{
-	char range[64];
-	long v;
-
-	switch (t->kind) {
-	case T_LOCKS:
-		((struct cgt_lock_list *)dst)->v[i] = cgt_lock_find(tok);
-		if (!((struct cgt_lock_list *)dst)->v[i])
-			return cgt_usage_error(t->name, "unknown lock variant '%s'", tok,
-					       cgt_lock_names());
-		return 0;
-	case T_INTS:
-		snprintf(range, sizeof(range), "%ld to %ld", t->min, t->max);
-		if (parse_long(tok, &v))
-			return cgt_usage_error(t->name, "'%s' is not a number", tok, range);
-		if (v < t->min || v > t->max)
-			return cgt_usage_error(t->name, "'%s' is out of range", tok, range);
-		((struct cgt_int_list *)dst)->v[i] = (int)v;
-		return 0;
-	default:
-		((struct cgt_workload_list *)dst)->v[i] = cgt_workload_find(tok);
-		if (!((struct cgt_workload_list *)dst)->v[i])
-			return cgt_usage_error(t->name, "unknown workload '%s'", tok,
-					       cgt_workload_names());
-		return 0;
-	}
-}
-
-/* "all": every lock variant, or every workload. Every list begins with its count. */
-static int list_all(const struct tunable *t, void *dst)
-{
-	int n = 0;
-
-	if (t->kind == T_LOCKS)
-		for (; n < (int)cgt_nr_lock_variants && n < CGT_LIST_MAX; n++)
-			((struct cgt_lock_list *)dst)->v[n] = cgt_lock_variants[n];
-	else
-		for (; n < (int)cgt_nr_workloads && n < CGT_LIST_MAX; n++)
-			((struct cgt_workload_list *)dst)->v[n] = &cgt_workloads[n];
-	*(int *)dst = n;
-	return 0;
-}
-
-/* A comma list of at most CGT_LIST_MAX items, each named once. */
-static int parse_list(const struct tunable *t, const char *arg, void *dst)
-{
-	char *copy, *tok, *save = NULL;
-	const char *seen[CGT_LIST_MAX];
-	int n = 0, ret = 0;
-
-	_Static_assert(CGT_LIST_MAX == 16, "the message below says 16");
-	if (!strcmp(arg, "all") && t->kind != T_INTS)
-		return list_all(t, dst);
-	copy = strdup(arg);
-	if (!copy)
-		return CGT_EXIT_USAGE;
-	for (tok = strtok_r(copy, ",", &save); tok && !ret; tok = strtok_r(NULL, ",", &save)) {
-		for (int i = 0; i < n && !ret; i++)
-			if (!strcmp(seen[i], tok))
-				ret = cgt_usage_error(t->name, "'%s' is listed twice", tok, NULL);
-		if (!ret && n == CGT_LIST_MAX)
-			ret = cgt_usage_error(t->name, "'%s' has more than 16 items", arg, NULL);
-		if (!ret)
-			ret = list_item(t, tok, dst, n);
-		if (!ret)
-			seen[n++] = tok;
-	}
-	if (!ret && !n)
-		ret = cgt_usage_error(t->name, "'%s' is an empty list", arg, NULL);
-	if (!ret)
-		*(int *)dst = n;
-	free(copy);
-	return ret;
-}
-
-static void show_list(FILE *f, const struct tunable *t, const void *src)
-{
-	for (int i = 0; i < *(const int *)src; i++) {
-		if (i)
-			fputc(',', f);
-		if (t->kind == T_LOCKS)
-			fputs(((const struct cgt_lock_list *)src)->v[i]->name, f);
-		else if (t->kind == T_INTS)
-			fprintf(f, "%d", ((const struct cgt_int_list *)src)->v[i]);
-		else
-			fputs(((const struct cgt_workload_list *)src)->v[i]->name, f);
-	}
-}
-
-static int tunable_set(const struct tunable *t, const char *arg, void *cfg)
-{
-	void *dst = (char *)cfg + t->offset;
-	long v;
-
-	switch (t->kind) {
-	case T_SECONDS:
-		return parse_seconds(t, arg, dst);
-	case T_BOUND: {
-		int ret = parse_seconds(t, arg, dst);
-
-		*(double *)dst *= cgt_build_slowdown();
-		return ret;
-	}
-	case T_SEED: {
-		char *end;
-
-		errno = 0;
-		*(uint64_t *)dst = strtoull(arg, &end, 0);
-		if (end == arg || *end || errno || arg[0] == '-')
-			return cgt_usage_error(t->name, "'%s' is not an unsigned 64-bit number", arg, NULL);
-		return 0;
-	}
-	case T_INT: {
-		char range[64];
-
-		snprintf(range, sizeof(range), "%ld to %ld", t->min, t->max);
-		if (parse_long(arg, &v))
-			return cgt_usage_error(t->name, "'%s' is not a number", arg, range);
-		if (v < t->min || v > t->max)
-			return cgt_usage_error(t->name, "'%s' is out of range", arg, range);
-		*(int *)dst = (int)v;
-		return 0;
-	}
-	case T_ITER:
-		if (cgt_iter_parse(arg, dst))
-			return cgt_usage_error(t->name, "unknown walk '%s'", arg, "while_each, for_each");
-		return 0;
-	case T_SCHED: {
-		const struct cgt_sched_ops *ops = cgt_sched_find(arg);
-
-		if (!ops && strcmp(arg, "none"))
-			return cgt_usage_error(t->name, "unknown scheduler '%s'", arg,
-					       cgt_sched_names());
-		*(const struct cgt_sched_ops **)dst = ops;
-		return 0;
-	}
-	case T_LOCK: {
-		const struct cgt_lock_ops *ops = cgt_lock_find(arg);
-
-		if (!ops)
-			return cgt_usage_error(t->name, "unknown lock variant '%s'", arg,
-					   cgt_lock_run_names());
-		if (ops->rcu_readers)
-			return cgt_usage_error(t->name, "'%s' lets readers run beside writers, which the "
-					   "model's list walks cannot take (it is for cgtorture compare)",
-					   arg, cgt_lock_run_names());
-		*(const struct cgt_lock_ops **)dst = ops;
-		return 0;
-	}
-	case T_MIX:
-		return parse_mix(t, arg, dst);
-	case T_FLAG:
-		*(bool *)dst = true;
-		return 0;
-	case T_BUG: {
-		enum cgt_bug bug;
-		char valid[512] = "";
-
-		if (!cgt_bug_parse(arg, &bug)) {
-			*(unsigned long *)dst |= 1UL << bug;
-			return 0;
-		}
-		for (int i = 0; i < CGT_NR_BUGS; i++)
-			snprintf(valid + strlen(valid), sizeof(valid) - strlen(valid), "%s%s",
-				 i ? ", " : "", cgt_bug_names[i]);
-		return cgt_usage_error(t->name, "unknown bug '%s'", arg, valid);
-	}
-	case T_EXPECT:
-		if (!strcmp(arg, "pass"))
-			*(int *)dst = CGT_EXPECT_PASS;
-		else if (!strcmp(arg, "fail"))
-			*(int *)dst = CGT_EXPECT_FAIL;
-		else
-			return cgt_usage_error(t->name, "'%s' is neither outcome", arg, "pass, fail");
-		return 0;
-	case T_PATH:
-		if (!arg[0])
-			return cgt_usage_error(t->name, "'%s' is empty", arg, NULL);
-		/* a report's command line spells it unquoted, to be split on spaces again */
-		if (strpbrk(arg, " \t\n"))
-			return cgt_usage_error(t->name, "'%s' holds white space, which a report's "
-					       "command line cannot keep", arg, NULL);
-		*(const char **)dst = arg;
-		return 0;
-	case T_STOP: {
-		char valid[256] = "any, none";
-
-		if (!strcmp(arg, "any") || !strcmp(arg, "none")) {
-			*(int *)dst = arg[0] == 'a' ? CGT_STOP_ON_ANY : CGT_STOP_ON_NONE;
-			return 0;
-		}
-		for (int d = 0; d < CGT_NR_DETECTORS; d++) {
-			if (!strcmp(arg, cgt_detector_names[d])) {
-				*(int *)dst = d;
-				return 0;
-			}
-			snprintf(valid + strlen(valid), sizeof(valid) - strlen(valid), ", %s",
-				 cgt_detector_names[d]);
-		}
-		return cgt_usage_error(t->name, "unknown detector '%s'", arg, valid);
-	}
-	case T_LOCKS:
-	case T_INTS:
-	case T_WORKLOADS:
-		return parse_list(t, arg, dst);
-	}
-	return CGT_EXIT_USAGE;
+	return &cgt_tunable_kinds[t->kind];
 }
 
 void cgt_tunables_table_defaults(const struct tunable *table, size_t n, void *cfg)
 {
-	for (size_t i = 0; i < n; i++)
-		if (table[i].def)
-			tunable_set(&table[i], table[i].def, cfg);
+	for (size_t i = 0; i < n; i++) {
+		const struct tunable *t = &table[i];
+
+		if (t->def)
+			kind_of(t)->parse(t, t->def, (char *)cfg + t->offset);
+		else if (kind_of(t)->fallback)
+			kind_of(t)->fallback((char *)cfg + t->offset);
+	}
+}
+
+struct tunable_set cgt_tunables_run_set(struct cgt_run_config *cfg)
+{
+	return (struct tunable_set)TUNABLE_SET(tunables, cfg);
 }
 
 void cgt_tunables_defaults(struct cgt_run_config *cfg)
 {
 	memset(cfg, 0, sizeof(*cfg));
 	cgt_tunables_table_defaults(tunables, ARRAY_SIZE(tunables), cfg);
-	cfg->seed = (uint64_t)time(NULL) ^ ((uint64_t)clock() << 32);
 }
 
-int cgt_tunables_table_parse(const struct tunable *table, size_t n, void (*help)(FILE *f),
-			     int argc, char **argv, void *cfg)
+/* getopt_long's index @idx back to its set and tunable; the positionals have no option. */
+static int tunable_take(struct tunable_set *sets, size_t nsets, int idx, const char *arg)
 {
-	struct option opts[n + 2];
-	size_t i;
+	for (size_t s = 0; s < nsets; s++) {
+		struct tunable_set *set = &sets[s];
+
+		for (size_t i = 0; i < set->n; i++) {
+			const struct tunable *t = &set->table[i];
+
+			if (!t->name || idx--)
+				continue;
+			set->given |= 1ULL << i;
+			return kind_of(t)->parse(t, arg, (char *)set->cfg + t->offset);
+		}
+	}
+	return CGT_EXIT_USAGE;
+}
+
+/* The words left after the options, one to each positional in order; each must be given. */
+static int positionals_take(struct tunable_set *sets, size_t nsets, int argc, char **argv,
+			    int next)
+{
+	for (size_t s = 0; s < nsets; s++) {
+		struct tunable_set *set = &sets[s];
+
+		for (size_t i = 0; i < set->n; i++) {
+			const struct tunable *t = &set->table[i];
+			int ret;
+
+			if (t->name)
+				continue;
+			if (next == argc) {
+				fprintf(stderr, "cgtorture: %s needs one %s (see %s --help)\n",
+					argv[0], t->help, argv[0]);
+				return CGT_EXIT_USAGE;
+			}
+			ret = kind_of(t)->parse(t, argv[next++], (char *)set->cfg + t->offset);
+			if (ret)
+				return ret;
+			set->given |= 1ULL << i;
+		}
+	}
+	if (next < argc) {
+		fprintf(stderr, "cgtorture: unexpected argument '%s' (see --help)\n", argv[next]);
+		return CGT_EXIT_USAGE;
+	}
+	return 0;
+}
+
+int cgt_tunables_sets_parse(struct tunable_set *sets, size_t nsets, void (*help)(FILE *f),
+			    int argc, char **argv)
+{
+	size_t n = 0, k = 0;
 	int c, idx;
 
-	for (i = 0; i < n; i++)
-		opts[i] = (struct option){ table[i].name,
-					   table[i].kind == T_FLAG ? no_argument : required_argument,
-					   NULL, 0 };
-	opts[i++] = (struct option){ "help", no_argument, NULL, 'h' };
-	opts[i] = (struct option){ 0 };
+	for (size_t s = 0; s < nsets; s++)
+		n += sets[s].n;
+	struct option opts[n + 2];
 
-	optind = 1;
+	for (size_t s = 0; s < nsets; s++)
+		for (size_t i = 0; i < sets[s].n; i++) {
+			const struct tunable *t = &sets[s].table[i];
+
+			if (t->name)
+				opts[k++] = (struct option){ t->name, kind_of(t)->flag ?
+							     no_argument : required_argument,
+							     NULL, 0 };
+		}
+	opts[k++] = (struct option){ "help", no_argument, NULL, 'h' };
+	opts[k] = (struct option){ 0 };
+
+	/* 0, not 1: glibc starts afresh, as a second command line (a report's) needs */
+	optind = 0;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":h", opts, &idx)) != -1) {
 		int ret;
 
 		switch (c) {
 		case 0:
-			ret = tunable_set(&table[idx], optarg, cfg);
+			ret = tunable_take(sets, nsets, idx, optarg);
 			if (ret)
 				return ret;
 			break;
@@ -421,17 +193,21 @@ int cgt_tunables_table_parse(const struct tunable *table, size_t n, void (*help)
 			return CGT_EXIT_USAGE;
 		}
 	}
-	if (optind < argc) {
-		fprintf(stderr, "cgtorture: unexpected argument '%s' (see --help)\n", argv[optind]);
-		return CGT_EXIT_USAGE;
-	}
-	return 0;
+	return positionals_take(sets, nsets, argc, argv, optind);
 }
 
-int cgt_tunables_parse(int argc, char **argv, struct cgt_run_config *cfg)
+bool cgt_tunables_given(const struct tunable_set *set, const char *name)
 {
-	int ret = cgt_tunables_table_parse(tunables, ARRAY_SIZE(tunables), cgt_tunables_help,
-					   argc, argv, cfg);
+	for (size_t i = 0; i < set->n; i++)
+		if (set->table[i].name && !strcmp(set->table[i].name, name))
+			return set->given & (1ULL << i);
+	return false;
+}
+
+int cgt_tunables_run_parse(struct tunable_set *sets, size_t nsets, void (*help)(FILE *f),
+			   int argc, char **argv, const struct cgt_run_config *cfg)
+{
+	int ret = cgt_tunables_sets_parse(sets, nsets, help, argc, argv);
 
 	if (!ret && cfg->check_determinism && !cfg->sched) {
 		fprintf(stderr, "cgtorture: --check-determinism needs a controlled run (--sched %s)\n",
@@ -441,28 +217,32 @@ int cgt_tunables_parse(int argc, char **argv, struct cgt_run_config *cfg)
 	return ret;
 }
 
+int cgt_tunables_parse(int argc, char **argv, struct cgt_run_config *cfg)
+{
+	struct tunable_set run = cgt_tunables_run_set(cfg);
+
+	return cgt_tunables_run_parse(&run, 1, cgt_tunables_help, argc, argv, cfg);
+}
+
 void cgt_tunables_table_help(FILE *f, const struct tunable *table, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
 		const struct tunable *t = &table[i];
+		const struct tunable_kind_ops *k = kind_of(t);
 		char lhs[48];
 
+		if (!t->name)
+			continue;
 		snprintf(lhs, sizeof(lhs), "--%s%s%s", t->name, t->metavar ? " " : "",
 			 t->metavar ? t->metavar : "");
 		fprintf(f, "  %-26s %s", lhs, t->help);
-		if (t->def && t->kind != T_MIX)
+		if (t->def && !k->default_below)
 			fprintf(f, " [%s]", t->def);
 		fputc('\n', f);
-		if (t->kind == T_MIX)
+		if (t->def && k->default_below)
 			fprintf(f, "  %-26s [%s]\n", "", t->def);
-		if (t->kind == T_LOCK)
-			fprintf(f, "  %-26s variants: %s\n", "", cgt_lock_run_names());
-		if (t->kind == T_SCHED)
-			fprintf(f, "  %-26s schedulers: %s\n", "", cgt_sched_names());
-		if (t->kind == T_LOCKS)
-			fprintf(f, "  %-26s variants: %s\n", "", cgt_lock_names());
-		if (t->kind == T_WORKLOADS)
-			fprintf(f, "  %-26s workloads: %s\n", "", cgt_workload_names());
+		if (k->choices)
+			fprintf(f, "  %-26s %s: %s\n", "", k->label, k->choices());
 	}
 	fprintf(f, "  %-26s this text\n", "--help");
 }
@@ -477,85 +257,11 @@ void cgt_tunables_help(FILE *f)
 	cgt_tunables_table_help(f, tunables, ARRAY_SIZE(tunables));
 }
 
-/* One tunable's value as the command line would spell it; false if it has none to show. */
-static bool tunable_value(FILE *f, const struct tunable *t, const void *cfg)
-{
-	const void *src = (const char *)cfg + t->offset;
-
-	switch (t->kind) {
-	case T_SECONDS:
-		fprintf(f, "%gs", *(const double *)src);
-		return true;
-	case T_BOUND:
-		fprintf(f, "%gs", *(const double *)src / cgt_build_slowdown());
-		return true;
-	case T_SEED:
-		fprintf(f, "%llu", (unsigned long long)*(const uint64_t *)src);
-		return true;
-	case T_INT:
-		fprintf(f, "%d", *(const int *)src);
-		return true;
-	case T_ITER:
-		fputs(cgt_iter_name(*(const enum cgt_iter *)src), f);
-		return true;
-	case T_LOCK:
-		fputs((*(const struct cgt_lock_ops *const *)src)->name, f);
-		return true;
-	case T_SCHED: {
-		const struct cgt_sched_ops *ops = *(const struct cgt_sched_ops *const *)src;
-
-		fputs(ops ? ops->name : "none", f);
-		return true;
-	}
-	case T_MIX:
-		for (int op = 0; op < CGT_NR_OPS; op++)
-			fprintf(f, "%s%s=%u", op ? "," : "", cgt_op_names[op],
-				((const unsigned int *)src)[op]);
-		return true;
-	case T_FLAG:
-		fputs(*(const bool *)src ? "yes" : "no", f);
-		return true;
-	case T_BUG: {
-		unsigned long bugs = *(const unsigned long *)src;
-		int n = 0;
-
-		for (int b = 0; b < CGT_NR_BUGS; b++)
-			if (bugs & (1UL << b))
-				fprintf(f, "%s%s", n++ ? "," : "", cgt_bug_names[b]);
-		if (!n)
-			fputs("none", f);
-		return true;
-	}
-	case T_EXPECT: {
-		int e = *(const int *)src;
-
-		fputs(e == CGT_EXPECT_PASS ? "pass" : e == CGT_EXPECT_FAIL ? "fail" : "nothing", f);
-		return true;
-	}
-	case T_PATH:
-		fputs(*(const char *const *)src, f);
-		return true;
-	case T_STOP: {
-		int d = *(const int *)src;
-
-		fputs(d == CGT_STOP_ON_NONE ? "none" : d == CGT_STOP_ON_ANY ? "any" :
-		      cgt_detector_names[d], f);
-		return true;
-	}
-	case T_LOCKS:
-	case T_INTS:
-	case T_WORKLOADS:
-		show_list(f, t, src);
-		return true;
-	}
-	return false;
-}
-
 void cgt_tunables_table_values(FILE *f, const struct tunable *table, size_t n, const void *cfg)
 {
 	for (size_t i = 0; i < n; i++) {
-		fprintf(f, " %s=", table[i].name);
-		tunable_value(f, &table[i], cfg);
+		fprintf(f, " %s=", table[i].name ? table[i].name : table[i].metavar);
+		kind_of(&table[i])->print(f, &table[i], (const char *)cfg + table[i].offset);
 	}
 }
 
@@ -582,23 +288,18 @@ void cgt_tunables_table_command(FILE *f, const char *cmd, const struct tunable *
 	fputs(cmd, f);
 	for (size_t i = 0; i < n; i++) {
 		const struct tunable *t = &table[i];
+		const struct tunable_kind_ops *k = kind_of(t);
 		const void *src = (const char *)cfg + t->offset;
 
-		if (t->kind == T_FLAG) {
-			if (*(const bool *)src)
-				fprintf(f, " --%s", t->name);
+		if (k->spell) {
+			k->spell(f, t, src);
 			continue;
 		}
-		if (t->kind == T_BUG) {
-			for (int b = 0; b < CGT_NR_BUGS; b++)
-				if (*(const unsigned long *)src & (1UL << b))
-					fprintf(f, " --bug %s", cgt_bug_names[b]);
-			continue;
-		}
-		if (t->kind == T_EXPECT && !*(const int *)src)
-			continue;
-		fprintf(f, " --%s ", t->name);
-		tunable_value(f, t, cfg);
+		if (!t->name)
+			fputc(' ', f);
+		else
+			fprintf(f, " --%s ", t->name);
+		k->print(f, t, src);
 	}
 }
 

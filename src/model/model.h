@@ -282,6 +282,7 @@ int proc_task_readdir(int tgid, long *nr);
 int cgt_pgrp_walk(int pgid, long *nr);
 long cgt_all_process_walk(void);
 const char *cgt_iter_name(enum cgt_iter iter);
+const char *cgt_iter_names(void);
 int cgt_iter_parse(const char *name, enum cgt_iter *iter);
 
 /* invariants.c */

@@ -29,6 +29,18 @@ const char *cgt_iter_name(enum cgt_iter iter)
 	return iter_names[iter];
 }
 
+/* "while_each, for_each": what --iter takes, for its help and its errors */
+const char *cgt_iter_names(void)
+{
+	static char buf[64];
+
+	if (!buf[0])
+		for (size_t i = 0; i < ARRAY_SIZE(iter_names); i++)
+			snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf), "%s%s",
+				 i ? ", " : "", iter_names[i]);
+	return buf;
+}
+
 int cgt_iter_parse(const char *name, enum cgt_iter *iter)
 {
 	for (size_t i = 0; i < ARRAY_SIZE(iter_names); i++) {

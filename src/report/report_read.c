@@ -19,6 +19,7 @@
 
 #include "report_read.h"
 #include "../core/failure.h"
+#include "../sched/sched.h"
 
 #define COMMAND_PREFIX		"cgtorture run"
 #define COMMAND_MAX_WORDS	1024	/* the tunables table spelled out is well under 100 */
@@ -134,18 +135,39 @@ static int get_enum(const struct ctx *c, json_t *obj, const char *where, const c
 		    expected);
 }
 
+/* The scheduler a report names, from the registry: NULL, and why, if this build has none such. */
+static const struct cgt_sched_ops *get_scheduler(const struct ctx *c, json_t *sched,
+						 const char *where)
+{
+	const struct cgt_sched_ops *ops;
+	char buf[48], valid[128] = "";
+	const char *s;
+
+	if (get_str(c, sched, where, "scheduler", &s))
+		return NULL;
+	ops = cgt_sched_find(s);
+	if (ops)
+		return ops;
+	/* "random or pct": the names, the last one after "or" */
+	for (int i = 0; i < cgt_nr_schedulers; i++)
+		snprintf(valid + strlen(valid), sizeof(valid) - strlen(valid), "%s%s",
+			 !i ? "" : i == cgt_nr_schedulers - 1 ? " or " : ", ",
+			 cgt_schedulers[i]->name);
+	fail(c, "%s\"scheduler\" is '%s', not %s", where, shown(s, buf, sizeof(buf)), valid);
+	return NULL;
+}
+
 static int parse_schedule(const struct ctx *c, json_t *sched, struct cgt_report_in *out)
 {
-	static const char *const schedulers[] = { "random", "pct", NULL };
+	const struct cgt_sched_ops *ops;
 	const char *w = "\"schedule\".", *choices;
 	long long depth, steps, stop, threads, switches;
 	char why[160];
-	int k;
 
 	if (!json_is_object(sched))
 		return fail(c, "\"schedule\" is %s, not an object", type_name(sched));
-	k = get_enum(c, sched, w, "scheduler", schedulers, "random or pct");
-	if (k < 0 || get_int(c, sched, w, "depth", 1, INT_MAX, &depth) ||
+	ops = get_scheduler(c, sched, w);
+	if (!ops || get_int(c, sched, w, "depth", 1, INT_MAX, &depth) ||
 	    get_int(c, sched, w, "steps", 0, CGT_SCHEDULE_MAX, &steps) ||
 	    get_int(c, sched, w, "stop_step", -1, steps, &stop) ||
 	    get_int(c, sched, w, "threads", 1, INT_MAX, &threads) ||
@@ -166,7 +188,7 @@ static int parse_schedule(const struct ctx *c, json_t *sched, struct cgt_report_
 		return fail(c, "\"schedule\".\"switches\" is %lld but \"choices\" switches %ld "
 			    "times", switches, cgt_schedule_switches(&out->schedule));
 	out->controlled = true;
-	snprintf(out->scheduler, sizeof(out->scheduler), "%s", schedulers[k]);
+	snprintf(out->scheduler, sizeof(out->scheduler), "%s", ops->name);
 	out->depth = (int)depth;
 	out->stop_step = (long)stop;
 	out->threads = (int)threads;

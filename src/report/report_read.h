@@ -29,7 +29,7 @@ struct cgt_report_in {
 	struct { int detector; long step; } failure[CGT_MAX_FAILURES];
 	long failures_total;
 	bool controlled;		/* has "schedule"; the fields below are then set */
-	char scheduler[16];		/* "random" or "pct" */
+	char scheduler[16];		/* a scheduler's name (cgt_sched_find) */
 	int depth;
 	long stop_step;
 	int threads;
