@@ -1,0 +1,70 @@
+#!/bin/sh
+# A crash is a failure with a report, in every build: a run killed on purpose with a fatal
+# signal exits 1 (FAIL), never 0, within its grace, and leaves report.json naming the crash
+# detector, the signal, the thread and its role, with that thread's last events.
+# Usage: tests/crash.sh BUILD_DIR   (holding plain/, tsan/ and asan/cgtorture)
+set -u
+dir=${1:?usage: tests/crash.sh BUILD_DIR}
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+fails=0
+ok()  { echo "ok:   $*"; }
+bad() { echo "FAIL: $*"; fails=$((fails + 1)); }
+
+for build in plain tsan asan; do
+	for sig in SEGV ABRT; do
+		res=$out/$build-$sig
+		"$dir/$build/cgtorture" run --threads 64 --duration 60 --stats-interval 0.2 \
+			--out "$res" >"$res.log" 2>&1 &
+		pid=$!
+		# the handlers are in place once the first stats line is out
+		n=0
+		while ! grep -q '^\[' "$res.log" 2>/dev/null && [ $n -lt 600 ]; do
+			sleep 0.1
+			n=$((n + 1))
+		done
+		kill -"$sig" "$pid"
+		wait "$pid"
+		rc=$?
+		report=$(ls "$res"/*/report.json 2>/dev/null | head -1)
+		if [ "$rc" != 1 ] || [ -z "$report" ]; then
+			bad "$build, SIG$sig: status $rc, report '${report:-none}'"
+			tail -3 "$res.log" | sed 's/^/    /'
+			continue
+		fi
+		# the crash's summary, its thread's events, and the verdict
+		set -- $(python3 -c '
+import json, sys
+r = json.load(open(sys.argv[1]))
+f = [f for f in r["failures"] if f["detector"] == "crash"]
+t = [t for t in r["threads"] if f and t["id"] == f[0]["thread"]]
+print(r["verdict"], len(t[0]["events"]) if t else 0, f[0]["summary"] if f else "")
+' "$report")
+		verdict=$1 events=$2
+		shift 2
+		summary="$*"
+		# kill(1) may land on a thread the harness does not run (liburcu's, the sanitizer's)
+		case $summary in
+		"SIG$sig in thread 0 (not a harness thread, tid 0)")
+			if [ "$verdict" = FAIL ]; then
+				ok "$build, SIG$sig: FAIL, $summary"
+			else
+				bad "$build, SIG$sig: verdict $verdict"
+			fi ;;
+		"SIG$sig in thread "*" ("*", tid "*)
+			if [ "$events" -gt 0 ] && [ "$verdict" = FAIL ]; then
+				ok "$build, SIG$sig: FAIL, $summary, $events events"
+			else
+				bad "$build, SIG$sig: verdict $verdict, $events events"
+			fi ;;
+		*)	bad "$build, SIG$sig: crash summary '$summary'" ;;
+		esac
+	done
+done
+
+if [ $fails = 0 ]; then
+	echo "crash: all checks passed"
+else
+	echo "crash: $fails check(s) failed"
+	exit 1
+fi
