@@ -195,6 +195,62 @@ static void print_sched(FILE *f, const struct tunable *t, const void *src)
 	fputs(ops ? ops->name : "none", f);
 }
 
+/* --swarm: on, off, or the dimensions phases draw (swarm.h), by their options' names */
+static const char *swarm_dims(void)
+{
+	static char buf[128];
+
+	if (!buf[0])
+		for (int d = 0; d < CGT_NR_SWARM_DIMS; d++)
+			snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf), "%s%s",
+				 d ? ", " : "on, off, or some of ", cgt_swarm_dim_names[d]);
+	return buf;
+}
+
+static int parse_swarm(const struct tunable *t, const char *arg, void *dst)
+{
+	char *copy, *tok, *save = NULL;
+	unsigned int dims = 0;
+	int ret = 0;
+
+	if (!strcmp(arg, "on") || !strcmp(arg, "off")) {
+		*(unsigned int *)dst = arg[1] == 'n' ? CGT_SWARM_ALL : 0;
+		return 0;
+	}
+	copy = strdup(arg);
+	if (!copy)
+		return CGT_EXIT_USAGE;
+	for (tok = strtok_r(copy, ",", &save); tok && !ret; tok = strtok_r(NULL, ",", &save)) {
+		int d;
+
+		for (d = 0; d < CGT_NR_SWARM_DIMS; d++)
+			if (!strcmp(tok, cgt_swarm_dim_names[d]))
+				break;
+		if (d == CGT_NR_SWARM_DIMS)
+			ret = cgt_usage_error(t->name, "unknown dimension '%s'", tok, swarm_dims());
+		dims |= 1u << d;
+	}
+	free(copy);
+	if (!ret)
+		*(unsigned int *)dst = dims;
+	return ret;
+}
+
+static void print_swarm(FILE *f, const struct tunable *t, const void *src)
+{
+	unsigned int dims = *(const unsigned int *)src;
+	int n = 0;
+
+	(void)t;
+	if (dims == CGT_SWARM_ALL || !dims) {
+		fputs(dims ? "on" : "off", f);
+		return;
+	}
+	for (int d = 0; d < CGT_NR_SWARM_DIMS; d++)
+		if (dims & (1u << d))
+			fprintf(f, "%s%s", n++ ? "," : "", cgt_swarm_dim_names[d]);
+}
+
 static int parse_mix(const struct tunable *t, const char *arg, void *dst)
 {
 	char *copy = strdup(arg), *tok, *save = NULL, ops[128] = "";
@@ -526,6 +582,8 @@ const struct tunable_kind_ops cgt_tunable_kinds[T_NR_KINDS] = {
 	[T_STOP]	= { .parse = parse_stop, .print = print_stop },
 	[T_SCHED]	= { .parse = parse_sched, .print = print_sched,
 			    .label = "schedulers", .choices = cgt_sched_names },
+	[T_SWARM]	= { .parse = parse_swarm, .print = print_swarm,
+			    .label = "dimensions", .choices = swarm_dims },
 	[T_LOCKS]	= { .parse = parse_locks, .print = print_locks,
 			    .label = "variants", .choices = cgt_lock_names },
 	[T_INTS]	= { .parse = parse_ints, .print = print_ints },

@@ -50,6 +50,9 @@ static const struct tunable tunables[] = {
 	  CFG(check_interval), -1, 3600 },
 	{ "perturb", T_INT, "0", "PERMILLE", "delay or yield at this share of marked points",
 	  CFG(perturb), 0, 1000 },
+	{ "swarm", T_SWARM, "on", "DIMS",
+	  "phases of 0.25-3 s (500-4000 decisions), each drawing these from the seed; "
+	  "an option given pins its own", CFG(swarm), 0, 0 },
 	{ "bug", T_BUG, NULL, "NAME", "put a catalogued bug back (repeatable; see: cgtorture bugs)",
 	  CFG(bugs), 0, 0 },
 	{ "stop-on", T_STOP, "none", "DETECTOR",
@@ -209,6 +212,22 @@ int cgt_tunables_run_parse(struct tunable_set *sets, size_t nsets, void (*help)(
 {
 	int ret = cgt_tunables_sets_parse(sets, nsets, help, argc, argv);
 
+	/*
+	 * Without --swarm, a dimension's own option pins it, and a controlled run keeps one
+	 * configuration (explore varies its schedules by seed; --swarm on draws phases there
+	 * too). The rerun command always names --swarm, so it repeats the same phases.
+	 */
+	for (size_t i = 0; !ret && i < nsets; i++) {
+		struct cgt_run_config *run = sets[i].cfg;
+
+		if (sets[i].table != tunables || cgt_tunables_given(&sets[i], "swarm"))
+			continue;
+		if (run->sched)
+			run->swarm = 0;
+		for (int d = 0; d < CGT_NR_SWARM_DIMS; d++)
+			if (cgt_tunables_given(&sets[i], cgt_swarm_dim_names[d]))
+				run->swarm &= ~(1u << d);
+	}
 	if (!ret && cfg->check_determinism && !cfg->sched) {
 		fprintf(stderr, "cgtorture: --check-determinism needs a controlled run (--sched %s)\n",
 			cgt_sched_names());

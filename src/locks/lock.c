@@ -103,6 +103,8 @@ static void writer_passed(struct cgt_lock_op *op, long reads0, long writes0)
 
 	op->reads_passed = __atomic_load_n(&op->lock->reads, __ATOMIC_RELAXED) - reads0;
 	op->writes_passed = __atomic_load_n(&op->lock->writes, __ATOMIC_RELAXED) - writes0;
+	if (op->reads_passed < 0)
+		op->reads_passed = 0;
 	if (op->writes_passed || !op->reads_passed)
 		return;
 	__atomic_fetch_add(&c->passed_over, op->reads_passed, __ATOMIC_RELAXED);
@@ -119,11 +121,13 @@ void cgt_lock_acquire(struct cgt_lock *lock, int side)
 
 	cgt_point(CGT_PT_LOCK_WAIT, &op);
 	/*
-	 * Counted from here, where the wait begins: readers that got in while this thread was
-	 * held at the point (preempted, perturbed, or switched away from in a controlled run)
-	 * came before it asked and did not pass it.
+	 * A writer is passed by the reads that asked after it did and got in first. Counted
+	 * from here, where the wait begins (readers that got in while it was held at the point,
+	 * preempted, perturbed or switched away from, came before it asked), and from the reads
+	 * asked for rather than taken: readers queued ahead of it (a FIFO lock) do not pass it.
 	 */
-	reads0 = __atomic_load_n(&lock->reads, __ATOMIC_RELAXED);
+	reads0 = side == CGT_READ ? __atomic_add_fetch(&lock->read_asks, 1, __ATOMIC_RELAXED) :
+				    __atomic_load_n(&lock->read_asks, __ATOMIC_RELAXED);
 	writes0 = __atomic_load_n(&lock->writes, __ATOMIC_RELAXED);
 	if (t) {
 		WRITE_ONCE(t->wait_reads_seen, reads0);

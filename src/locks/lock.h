@@ -69,6 +69,7 @@ struct cgt_lock {
 	long acquisitions;	/* of this instance, either side: has it made progress? */
 	long reads;		/* read acquisitions of this instance */
 	long writes;		/* write acquisitions of this instance */
+	long read_asks;		/* readers that asked for it: at least reads, by those waiting */
 	bool dynamic;		/* freed during the run (group_rwsem): watchdogs must not touch it */
 	_Alignas(16) unsigned char priv[CGT_LOCK_PRIV_SIZE];
 };

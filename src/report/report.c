@@ -44,6 +44,34 @@ static json_t *config_json(const struct cgt_run_config *cfg)
 			 "steps", cfg->steps);
 }
 
+/* The swarm's dimensions and the phases the log still holds (run/swarm.h), oldest first. */
+static json_t *swarm_json(const struct cgt_run_config *cfg)
+{
+	json_t *dims = json_array(), *phases = json_array();
+	int total = cgt_phases_begun();
+
+	for (int d = 0; d < CGT_NR_SWARM_DIMS; d++)
+		if (cfg->swarm & (1u << d))
+			json_array_append_new(dims, json_string(cgt_swarm_dim_names[d]));
+	for (int k = total - CGT_PHASE_LOG; k < total; k++) {
+		const struct cgt_phase *p = cgt_phase_get(k);
+		json_t *mix = json_object(), *reads = json_object();
+
+		if (!p)
+			continue;
+		for (int op = 0; op < CGT_NR_OPS; op++)
+			json_object_set_new(mix, cgt_op_names[op], json_integer(p->mix[op]));
+		for (int r = 0; r < CGT_NR_READS; r++)
+			json_object_set_new(reads, cgt_read_names[r], json_integer(p->reads[r]));
+		json_array_append_new(phases, json_pack("{s:i, s:f, s:I, s:i, s:o, s:i, s:i, s:i, s:o}",
+			"index", p->index, "start_s", p->start_s, "start_step", (json_int_t)p->start_step,
+			"threads", p->threads, "mix", mix, "clone_thread_pct", p->clone_thread_pct,
+			"perturb_permille", p->perturb, "walkers", p->walkers, "reads", reads));
+	}
+	return json_pack("{s:o, s:i, s:o}", "dimensions", dims, "phases_total", total,
+			 "phases", phases);
+}
+
 static json_t *lines_json(const char *text)
 {
 	json_t *a = json_array();
@@ -280,6 +308,7 @@ int cgt_report_write(const struct cgt_run_config *cfg, struct cgt_run_result *re
 		}
 		json_object_set_new(root, "schedule", sched);
 	}
+	json_object_set_new(root, "swarm", swarm_json(cfg));
 	text = json_dumps(root, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
 	summary = cgt_summary_text(cfg, res, f, nf, threads);
 	json_decref(root);

@@ -10,20 +10,35 @@ const char *const cgt_op_names[CGT_NR_OPS] = {
 #undef X
 };
 
-enum cgt_op cgt_pick_op(const struct cgt_run_config *cfg, struct prng *rng)
+const char *const cgt_read_names[CGT_NR_READS] = {
+#define X(id, name) [CGT_READ_##id] = name,
+	CGT_READS(X)
+#undef X
+};
+
+/* One of @n choices by @weight (not all 0). */
+static int pick(const unsigned int *weight, int n, struct prng *rng)
 {
 	unsigned int total = 0, r;
-	int op;
+	int i;
 
-	for (op = 0; op < CGT_NR_OPS; op++)
-		total += cfg->mix[op];
+	for (i = 0; i < n; i++)
+		total += weight[i];
 	r = prng_below(rng, total);
-	for (op = 0; op < CGT_NR_OPS - 1; op++) {
-		if (r < cfg->mix[op])
+	for (i = 0; i < n - 1; i++) {
+		if (r < weight[i])
 			break;
-		r -= cfg->mix[op];
+		r -= weight[i];
 	}
-	return (enum cgt_op)op;
+	return i;
+}
+
+/* The operation mix of the phase in force (swarm.h). */
+enum cgt_op cgt_pick_op(const struct cgt_run_config *cfg, struct prng *rng)
+{
+	const struct cgt_phase *p = cgt_phase_now();
+
+	return (enum cgt_op)pick(p ? p->mix : cfg->mix, CGT_NR_OPS, rng);
 }
 
 /*
@@ -64,8 +79,8 @@ static struct task *get_random_task(struct cgt_run *run, struct prng *rng)
  */
 void cgt_observe(struct cgt_run *run, struct prng *rng, struct cgt_watch *watch)
 {
-	switch (prng_below(rng, 6)) {
-	case 0: {
+	switch (pick(cgt_phase_now()->reads, CGT_NR_READS, rng)) {
+	case CGT_READ_WALK: {
 		struct cgt_walk w;
 		int tgid, ret;
 
@@ -89,7 +104,7 @@ void cgt_observe(struct cgt_run *run, struct prng *rng, struct cgt_watch *watch)
 			stat_inc(run, livelocks);
 		break;
 	}
-	case 1: {
+	case CGT_READ_READDIR: {
 		long n;
 
 		if (!proc_task_readdir(random_recent_pid(run, rng), &n)) {
@@ -98,7 +113,7 @@ void cgt_observe(struct cgt_run *run, struct prng *rng, struct cgt_watch *watch)
 		}
 		break;
 	}
-	case 2: {
+	case CGT_READ_TASKLIST: {
 		long n;
 
 		/* the readers of tasklist_lock: one process group, or every process */
@@ -109,11 +124,11 @@ void cgt_observe(struct cgt_run *run, struct prng *rng, struct cgt_watch *watch)
 		stat_inc(run, pgrp_walks);
 		break;
 	}
-	case 3:
+	case CGT_READ_COUNT:
 		cgroup_task_count(random_cgroup(rng));
 		stat_inc(run, counts);
 		break;
-	case 4: {
+	case CGT_READ_ITER: {
 		struct css_task_iter it;
 		long n = 0;
 
@@ -146,7 +161,8 @@ enum cgt_op_result cgt_do_op(struct cgt_run *run, struct task *me, enum cgt_op o
 
 	switch (op) {
 	case CGT_OP_FORK:
-		cgt_fork_from(run, me, prng_below(rng, 100) < (uint32_t)run->cfg->clone_thread_pct);
+		cgt_fork_from(run, me, prng_below(rng, 100) <
+			     (uint32_t)cgt_phase_now()->clone_thread_pct);
 		break;
 	case CGT_OP_EXEC:
 		ret = de_thread(me);
@@ -188,7 +204,7 @@ int cgt_fork_from(struct cgt_run *run, struct task *parent, bool thread)
 	int err;
 
 	do {
-		if (live >= run->cfg->threads) {
+		if (live >= cgt_phase_now()->threads) {
 			stat_inc(run, fork_at_cap);
 			return -EAGAIN;
 		}

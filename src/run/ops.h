@@ -24,6 +24,24 @@ enum cgt_op {
 
 extern const char *const cgt_op_names[CGT_NR_OPS];
 
+/* The readers an observation may be (cgt_observe), each as likely unless a phase says. */
+#define CGT_READS(X)				\
+	X(WALK,		"walk")			\
+	X(READDIR,	"readdir")		\
+	X(TASKLIST,	"tasklist")		\
+	X(COUNT,	"count")		\
+	X(ITER,		"iter")			\
+	X(SHOW,		"show")
+
+enum cgt_read {
+#define X(id, name) CGT_READ_##id,
+	CGT_READS(X)
+#undef X
+	CGT_NR_READS
+};
+
+extern const char *const cgt_read_names[CGT_NR_READS];
+
 struct cgt_run;
 struct cgt_run_config;
 

@@ -22,6 +22,10 @@ struct cgt_run {
 	pthread_cond_t park_cond;
 	int failed;			/* the --stop-on detector reported: end now */
 	double start;
+	/* swarm phases (swarm.h): the one in force, and when the next begins */
+	int phase;
+	double next_phase_s;		/* free-running: seconds into the run */
+	long next_phase_step;		/* controlled: a decision */
 	/* a controlled run */
 	bool final;			/* the pause under way is the last one */
 	long stop_step;

@@ -15,7 +15,7 @@
 #include "../model/model.h"
 #include "../sched/sched.h"
 
-static int perturb_permille;
+static int perturb_permille;	/* the phase's: read at every point, set between */
 static uint64_t perturb_seed;
 static __thread struct prng perturb_rng;
 static __thread int perturb_rng_for;	/* the thread id the generator was seeded for */
@@ -39,7 +39,7 @@ static void perturb(long max_ns)
 		perturb_rng_for = t->id;
 	}
 	r = prng_below(&perturb_rng, 1000);
-	if (r >= (uint32_t)perturb_permille)
+	if (r >= (uint32_t)READ_ONCE(perturb_permille))
 		return;
 	if (r & 1) {
 		sched_yield();
@@ -95,7 +95,7 @@ out:
 	cgt_detect_point(id, obj);
 	if (cgt_sched_on())
 		cgt_sched_point(id);
-	else if (perturb_permille)
+	else if (READ_ONCE(perturb_permille))
 		perturb(id == CGT_PT_READDIR_STEP ? 20000000 : id == CGT_PT_WALK_STEP ? 2000000 :
 			200000);
 	cgt_detect_resume(id, obj);
@@ -103,9 +103,14 @@ out:
 
 void cgt_events_install(int perturb_pm, uint64_t seed)
 {
-	perturb_permille = perturb_pm;
+	WRITE_ONCE(perturb_permille, perturb_pm);
 	perturb_seed = seed;
 	cgt_point_set_hook(record_point);
+}
+
+void cgt_events_set_perturb(int permille)
+{
+	WRITE_ONCE(perturb_permille, permille);
 }
 
 void cgt_events_remove(void)

@@ -8,5 +8,7 @@
 /* @perturb: per mille of marked points that delay or yield (free-running runs only). */
 void cgt_events_install(int perturb, uint64_t seed);
 void cgt_events_remove(void);
+/* A new phase's perturbation (swarm.h). */
+void cgt_events_set_perturb(int permille);
 
 #endif

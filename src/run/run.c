@@ -80,12 +80,17 @@ struct walker {
 	struct cgt_watch watch;
 	struct cgt_thread state;
 	struct cgt_sched_ent ent;
-	bool init;
+	int index;			/* 0: init; the phase's first walkers read, the rest idle */
 };
 
 static void walker_turn(struct walker *w)
 {
-	cgt_observe(w->run, &w->rng, &w->watch);
+	struct timespec ts = { 0, TICK_NS / 4 };
+
+	if (w->index <= cgt_phase_now()->walkers)
+		cgt_observe(w->run, &w->rng, &w->watch);
+	else if (!cgt_sched_on())
+		nanosleep(&ts, NULL);
 }
 
 /*
@@ -95,7 +100,7 @@ static void walker_turn(struct walker *w)
 static void init_turn(struct walker *w)
 {
 	struct cgt_run *run = w->run;
-	int floor = run->cfg->threads / 4 > 1 ? run->cfg->threads / 4 : 1;
+	int cap = cgt_phase_now()->threads, floor = cap / 4 > 1 ? cap / 4 : 1;
 	struct timespec ts = { 0, TICK_NS / 4 };
 
 	while (READ_ONCE(run->stats.live) < floor && !cgt_run_stopping(run) &&
@@ -111,7 +116,7 @@ static void *walker_main(void *arg)
 {
 	struct walker *w = arg;
 	struct cgt_run *run = w->run;
-	bool init = w->init;
+	bool init = !w->index;
 
 	cgt_rcu_register_thread();
 	cgt_thread_register(&w->state, init ? CGT_ROLE_ACTOR : CGT_ROLE_WALKER,
@@ -148,7 +153,8 @@ static void run_report_progress(struct cgt_run *run, double *next_stats,
 		cgt_stats_snapshot(&run->stats, &s);
 		if (tty)
 			fputs("\r\033[K", stderr);
-		cgt_print_stats(stdout, &s, elapsed, cgt_failures_total());
+		cgt_print_stats(stdout, &s, elapsed, cgt_failures_total(),
+				cfg->swarm ? cgt_phase_now() : NULL);
 		fflush(stdout);
 		*next_stats += cfg->stats_interval;
 	}
@@ -206,6 +212,18 @@ static bool cfg_controlled(const struct cgt_run *run)
 	return run->cfg->sched != NULL;
 }
 
+/* The next swarm phase: its configuration published, its perturbation in force. */
+static void run_next_phase(struct cgt_run *run, double now_s, long step)
+{
+	const struct cgt_phase *p = cgt_phase_begin(run->cfg, ++run->phase, now_s, step);
+
+	cgt_events_set_perturb(p->perturb);
+	if (step >= 0)
+		run->next_phase_step = step + cgt_swarm_length_steps(run->cfg, run->phase);
+	else
+		run->next_phase_s = now_s + cgt_swarm_length_s(run->cfg, run->phase);
+}
+
 /*
  * A controlled run's clock, at every decision (the baton holder calls it): a check every
  * CGT_CHECK_DECISIONS, and the end after --steps, at the --stop-on failure, or when the
@@ -217,6 +235,8 @@ static void run_tick(long step)
 	const struct cgt_run_config *cfg = run->cfg;
 	bool stop;
 
+	if (cfg->swarm && step >= run->next_phase_step)
+		run_next_phase(run, -1, step);
 	if (__atomic_load_n(&run->pause, __ATOMIC_RELAXED))
 		return;
 	if (cfg->follow && !cfg->lenient)
@@ -351,7 +371,11 @@ int cgt_run(const struct cgt_run_config *cfg, const struct cgt_run_hooks *hooks,
 	current_run = run;
 	deadline_res = res;
 	cgt_failure_set_hook(run_failure_seen);
-	cgt_events_install(cfg->sched ? 0 : cfg->perturb, cfg->seed);
+	cgt_phase_reset();
+	run->phase = 0;
+	cgt_events_install(cgt_phase_begin(cfg, 0, 0, cfg->sched ? 0 : -1)->perturb, cfg->seed);
+	run->next_phase_s = cgt_swarm_length_s(cfg, 0);
+	run->next_phase_step = cgt_swarm_length_steps(cfg, 0);
 	if (run->hooks->begin)
 		run->hooks->begin(cfg);
 	if (cgt_actors_init(run) || cgt_model_init(&mcfg) || cgt_detect_start(&dcfg)) {
@@ -377,10 +401,10 @@ int cgt_run(const struct cgt_run_config *cfg, const struct cgt_run_hooks *hooks,
 		cgt_sched_init(&scfg);
 	}
 	/* walkers[0] is init; the others observe */
-	walkers = calloc((size_t)cfg->walkers + 1, sizeof(*walkers));
-	for (i = 0; walkers && i <= cfg->walkers; i++) {
+	walkers = calloc((size_t)cgt_swarm_walkers(cfg) + 1, sizeof(*walkers));
+	for (i = 0; walkers && i <= cgt_swarm_walkers(cfg); i++) {
 		walkers[i].run = run;
-		walkers[i].init = !i;
+		walkers[i].index = i;
 		prng_seed(&walkers[i].rng, cfg->seed, ~(uint64_t)i);
 		if (cfg->sched)
 			cgt_sched_add(&walkers[i].ent);
@@ -400,6 +424,8 @@ int cgt_run(const struct cgt_run_config *cfg, const struct cgt_run_hooks *hooks,
 	while (cgt_now() < end && !__atomic_load_n(&run->failed, __ATOMIC_ACQUIRE) &&
 	       !__atomic_load_n(&interrupted, __ATOMIC_RELAXED)) {
 		run_report_progress(run, &next_stats, &next_progress, tty);
+		if (cfg->swarm && cgt_now() - run->start >= run->next_phase_s)
+			run_next_phase(run, cgt_now() - run->start, -1);
 		if (cgt_now() >= next_check) {
 			run_check(run, nwalkers);
 			next_check = cgt_now() + cfg->check_interval;

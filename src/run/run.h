@@ -13,6 +13,7 @@
 #include "exit_status.h"
 #include "ops.h"
 #include "stats.h"
+#include "swarm.h"
 
 struct cgt_run_config {
 	double duration;		/* seconds */
@@ -32,6 +33,7 @@ struct cgt_run_config {
 	double starve;			/* a writer passed over this long is starved */
 	double check_interval;		/* seconds between invariant checks; 0: at the end only */
 	int perturb;			/* per mille of marked points that delay or yield */
+	unsigned int swarm;		/* 1 << enum cgt_swarm_dim: the dimensions phases draw */
 	unsigned long bugs;		/* 1 << enum cgt_bug */
 	int stop_on;			/* end the run when this detector reports (see below) */
 	int expect;			/* enum cgt_expect */

@@ -15,13 +15,22 @@ void cgt_stats_snapshot(const struct cgt_stats *live, struct cgt_stats *out)
 		dst[i] = __atomic_load_n(&src[i], __ATOMIC_RELAXED);
 }
 
-void cgt_print_stats(FILE *f, const struct cgt_stats *s, double elapsed, long failures)
+/* @phase: a swarmed run's phase in force, told at the end of the line; NULL: none. */
+void cgt_print_stats(FILE *f, const struct cgt_stats *s, double elapsed, long failures,
+		     const struct cgt_phase *phase)
 {
+	char tail[320] = "";
+
+	if (phase) {
+		int n = snprintf(tail, sizeof(tail), " | phase %d ", phase->index);
+
+		cgt_phase_describe(tail + n, sizeof(tail) - (size_t)n, phase);
+	}
 	fprintf(f, "[%6.1fs] live %ld peak %ld | fork %ld exec %ld exit %ld killed %ld "
-		"migrate %ld observe %ld | walks %ld checks %ld failures %ld%s\n",
+		"migrate %ld observe %ld | walks %ld checks %ld failures %ld%s%s\n",
 		elapsed, s->live, s->peak, s->ops[CGT_OP_FORK], s->ops[CGT_OP_EXEC],
 		s->ops[CGT_OP_EXIT], s->killed, s->ops[CGT_OP_MIGRATE], s->ops[CGT_OP_OBSERVE],
-		s->walks, s->checks, failures, failures ? " !!!" : "");
+		s->walks, s->checks, failures, tail, failures ? " !!!" : "");
 }
 
 void cgt_print_progress(FILE *f, const struct cgt_stats *s, double elapsed, double duration,

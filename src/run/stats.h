@@ -9,6 +9,7 @@
 #include <stdio.h>
 
 #include "ops.h"
+#include "swarm.h"
 
 /* Counters a run keeps; relaxed atomics, summed as they go. */
 struct cgt_stats {
@@ -36,7 +37,8 @@ struct cgt_stats {
 #define stat_add(run, field, n)	__atomic_fetch_add(&(run)->stats.field, (n), __ATOMIC_RELAXED)
 
 void cgt_stats_snapshot(const struct cgt_stats *live, struct cgt_stats *out);
-void cgt_print_stats(FILE *f, const struct cgt_stats *s, double elapsed, long failures);
+void cgt_print_stats(FILE *f, const struct cgt_stats *s, double elapsed, long failures,
+		     const struct cgt_phase *phase);
 void cgt_print_progress(FILE *f, const struct cgt_stats *s, double elapsed, double duration,
 			long failures);
 

@@ -1,0 +1,171 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Drawing the phases of a swarmed run (swarm.h). Each dimension is drawn on its own from a
+ * generator seeded by the run's seed and the phase's index; about half the draws leave a
+ * feature out (no perturbation, an operation with weight 0), as swarm testing's "feature
+ * omission" asks, and thread caps are drawn log-uniformly, so small groups that meet often
+ * come as often as large crowds.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "swarm.h"
+#include "run.h"
+#include "../base/prng.h"
+
+const char *const cgt_swarm_dim_names[CGT_NR_SWARM_DIMS] = {
+#define X(id, name) [CGT_SWARM_##id] = name,
+	CGT_SWARM_DIMS(X)
+#undef X
+};
+
+static const int perturb_levels[] = { 5, 20, 50, 100, 200, 400 };
+
+static struct cgt_phase log_[CGT_PHASE_LOG];
+static int nbegun;
+static const struct cgt_phase *now;
+
+static bool swarmed(const struct cgt_run_config *cfg, enum cgt_swarm_dim d)
+{
+	return cfg->swarm & (1u << d);
+}
+
+static void phase_rng(const struct cgt_run_config *cfg, int index, uint64_t what,
+		      struct prng *r)
+{
+	prng_seed(r, cfg->seed, 0x5377a4d00000000ULL ^ ((uint64_t)index << 8) ^ what);
+}
+
+void cgt_swarm_draw(const struct cgt_run_config *cfg, int index, struct cgt_phase *p)
+{
+	struct prng r;
+
+	memset(p, 0, sizeof(*p));
+	p->index = index;
+	p->start_step = -1;
+	phase_rng(cfg, index, 1, &r);
+	p->threads = cfg->threads;
+	if (swarmed(cfg, CGT_SWARM_THREADS) && cfg->threads > 8) {
+		double u = (double)prng_below(&r, 1000) / 1000.0;
+
+		p->threads = (int)(8.0 * pow((double)cfg->threads / 8.0, u));
+	}
+	memcpy(p->mix, cfg->mix, sizeof(p->mix));
+	if (swarmed(cfg, CGT_SWARM_MIX)) {
+		unsigned int total = 0;
+
+		for (int op = 0; op < CGT_NR_OPS; op++) {
+			p->mix[op] = prng_below(&r, 2) ? 1 + prng_below(&r, 100) : 0;
+			total += p->mix[op];
+		}
+		if (!total)
+			memcpy(p->mix, cfg->mix, sizeof(p->mix));
+	}
+	p->clone_thread_pct = cfg->clone_thread_pct;
+	if (swarmed(cfg, CGT_SWARM_CLONE))
+		p->clone_thread_pct = (int)prng_below(&r, 101);
+	p->perturb = cfg->sched ? 0 : cfg->perturb;
+	if (swarmed(cfg, CGT_SWARM_PERTURB) && !cfg->sched)
+		p->perturb = !prng_below(&r, 3) ? 0 :
+			perturb_levels[prng_below(&r, ARRAY_SIZE(perturb_levels))];
+	p->walkers = cfg->walkers;
+	if (swarmed(cfg, CGT_SWARM_WALKERS))
+		p->walkers = (int)prng_below(&r, CGT_SWARM_WALKERS_MAX + 1);
+	for (int k = 0; k < CGT_NR_READS; k++)
+		p->reads[k] = 1;
+	if (swarmed(cfg, CGT_SWARM_READS)) {
+		unsigned int total = 0;
+
+		for (int k = 0; k < CGT_NR_READS; k++) {
+			p->reads[k] = prng_below(&r, 2) ? 1 + prng_below(&r, 100) : 0;
+			total += p->reads[k];
+		}
+		if (!total)
+			p->reads[prng_below(&r, CGT_NR_READS)] = 1;
+	}
+}
+
+/*
+ * Mostly a quarter of a second to one: long enough for a configuration to build its
+ * population up (thousands of forks a second), short enough for a 10 s run to try a dozen;
+ * one phase in five lasts one to three seconds, for what needs pressure held past --starve.
+ */
+double cgt_swarm_length_s(const struct cgt_run_config *cfg, int index)
+{
+	struct prng r;
+
+	phase_rng(cfg, index, 2, &r);
+	if (!prng_below(&r, 5))
+		return 1.0 + (double)prng_below(&r, 2000) / 1000.0;
+	return 0.25 + (double)prng_below(&r, 750) / 1000.0;
+}
+
+long cgt_swarm_length_steps(const struct cgt_run_config *cfg, int index)
+{
+	struct prng r;
+
+	phase_rng(cfg, index, 3, &r);
+	return 500 + (long)prng_below(&r, 3500);
+}
+
+int cgt_swarm_walkers(const struct cgt_run_config *cfg)
+{
+	return swarmed(cfg, CGT_SWARM_WALKERS) ? CGT_SWARM_WALKERS_MAX : cfg->walkers;
+}
+
+const struct cgt_phase *cgt_phase_now(void)
+{
+	return __atomic_load_n(&now, __ATOMIC_ACQUIRE);
+}
+
+/*
+ * Entries are written once and then only read; a reader holds one for an operation, far
+ * less than the CGT_PHASE_LOG phases it would take for its slot to be drawn again.
+ */
+const struct cgt_phase *cgt_phase_begin(const struct cgt_run_config *cfg, int index,
+					double start_s, long start_step)
+{
+	struct cgt_phase *p = &log_[nbegun % CGT_PHASE_LOG];
+
+	cgt_swarm_draw(cfg, index, p);
+	p->start_s = start_s;
+	p->start_step = start_step;
+	nbegun++;
+	__atomic_store_n(&now, p, __ATOMIC_RELEASE);
+	return p;
+}
+
+void cgt_phase_reset(void)
+{
+	nbegun = 0;
+	__atomic_store_n(&now, NULL, __ATOMIC_RELEASE);
+}
+
+int cgt_phases_begun(void)
+{
+	return nbegun;
+}
+
+const struct cgt_phase *cgt_phase_get(int k)
+{
+	return k >= 0 && k < nbegun && k >= nbegun - CGT_PHASE_LOG ? &log_[k % CGT_PHASE_LOG] :
+	       NULL;
+}
+
+int cgt_phase_describe(char *buf, size_t len, const struct cgt_phase *p)
+{
+	size_t off = 0;
+
+	off += (size_t)snprintf(buf + off, len - off, "t=%d mix=", p->threads);
+	for (int op = 0; op < CGT_NR_OPS && off < len; op++)
+		off += (size_t)snprintf(buf + off, len - off, "%s%s:%u", op ? "," : "",
+					cgt_op_names[op], p->mix[op]);
+	if (off < len)
+		off += (size_t)snprintf(buf + off, len - off, " clone=%d perturb=%d walkers=%d reads=",
+					p->clone_thread_pct, p->perturb, p->walkers);
+	for (int k = 0; k < CGT_NR_READS && off < len; k++)
+		off += (size_t)snprintf(buf + off, len - off, "%s%s:%u", k ? "," : "",
+					cgt_read_names[k], p->reads[k]);
+	return (int)off;
+}
