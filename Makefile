@@ -17,7 +17,7 @@ LDLIBS  := -ljansson -lurcu-memb -lurcu-cds -lurcu-common -lm -lpthread
 
 # The layers of src/, bottom-up: a layer calls only those below it (make check-layers).
 #   base     compiler helpers, prng, the one clock, files, the build's name
-#   core     marked points, the thread registry, the failure list, RCU glue, sync hooks
+#   core     marked points, coverage, the thread registry, the failure list, RCU glue, sync hooks
 #   locks    the lock variants (ops tables) and the acquire/release path
 #   sched    controlled schedules: the baton, schedulers, model locks and RCU under it
 #   model    the kernel model and its bug switches

@@ -1,7 +1,8 @@
 #!/bin/sh
 # The nightly driver (stress/nightly, stress/merge), in about a minute:
 #   - bad input refused with one line and status 2 before anything starts;
-#   - a short night over the shipped scenarios: its summary, junit.xml and exit status;
+#   - a short night over the shipped scenarios: its summary, junit.xml and exit status, and
+#     its cells' coverage summed, with the paths no cell reached named;
 #   - a cell that hangs is killed and reported while the rest of the night completes, and
 #     --rerun runs only the failed cells with their seeds;
 #   - SIGTERM to the driver stops the child and still writes the summary of what ran;
@@ -89,6 +90,25 @@ check "short night: one table row per cell" "$(grep -c '^PASS ' "$short/summary.
 check "short night: junit.xml (testcases failures skipped)" "$(junit "$short/junit.xml")" "8 0 0"
 check "short night: the seeds printed" "$(grep -c '^seeds: night [0-9]* = base 0 + date' "$tmp/short.log")" 1
 check "short night: testid.txt" "$(grep -c '^commit: \|^dirty: ' "$short/testid.txt")" 2
+# the cells' coverage summed: every cell counted, and the paths none reached named alike in
+# results.json, summary.txt and junit.xml
+check "short night: coverage summed over the cells" "$(python3 -c '
+import json, sys
+c = json.load(open(sys.argv[1] + "/results.json"))["coverage"]
+print(c["cells"], len(c["paths"]) > 0, sum(c["paths"].values()) > 0,
+      sorted(c["unreached_paths"]) == sorted(p for p, n in c["paths"].items() if not n))' "$short")" \
+	"8 True True True"
+unreached=$(python3 -c '
+import json, sys
+print(", ".join(json.load(open(sys.argv[1] + "/results.json"))["coverage"]["unreached_paths"]) or "none")' "$short")
+check "short night: summary names the paths no cell reached" \
+	"$(grep -c "^  paths no cell reached: $unreached\$" "$short/summary.txt")" 1
+check "short night: summary's coverage line" \
+	"$(grep -c '^coverage over 8 cells: [0-9]* of [0-9]* paths reached' "$short/summary.txt")" 1
+check "short night: junit.xml names the unreached paths" "$(python3 -c '
+import sys, xml.etree.ElementTree as E
+p = {e.get("name"): e.get("value") for e in E.parse(sys.argv[1]).getroot().iter("property")}
+print(p.get("coverage_paths_unreached", "(none)").replace(" ", ", ") or "none")' "$short/junit.xml")" "$unreached"
 [ "$fails" = 0 ] || sed 's/^/    /' "$tmp/short.log"
 
 # --- a fake build whose mutex cells hang (ignoring SIGTERM, so only SIGKILL ends them)

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The strict reader of report.json, version 2 (src/report/report_read.c): a controlled run's
- * report and a free-running one read back field by field, then each way a report can be
+ * report (with the coverage it ignores) and a free-running one read back field by field, then each way a report can be
  * wrong, each refused with a reason naming the field; and the command split back into the
  * argv that cgt_tunables_parse takes, so that it repeats the configuration it came from.
  *
@@ -54,6 +54,8 @@ static const char CONTROLLED[] =
 	" \"schedule\": {\"scheduler\": \"pct\", \"depth\": 3, \"steps\": 8, \"stop_step\": 6,\n"
 	"  \"threads\": 3, \"switches\": 4, \"choices\": \"1*3 2 1 3*2 2\"},\n"
 	" \"stats\": {\"ops\": {\"fork\": 11}},\n"
+	" \"coverage\": {\"points\": {\"LOCK_WAIT\": 40, \"GP_WAIT\": 0},\n"
+	"  \"paths\": {\"exec-by-thread\": 1, \"fork-killed\": 0}},\n"
 	" \"locks\": [],\n"
 	" \"threads\": []\n"
 	"}\n";

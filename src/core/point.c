@@ -2,6 +2,7 @@
 #include "point.h"
 
 cgt_point_hook_t cgt_point_hook;
+__thread long *cgt_cover_counts;
 
 const char *const cgt_point_names[CGT_NR_POINTS] = {
 #define X(id, desc) [CGT_PT_##id] = #id,

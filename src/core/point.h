@@ -2,8 +2,9 @@
 /*
  * Marked points: the places where control may pass between model threads. Every lock
  * acquisition and release, every walk step and every step of fork, exec, exit and migration
- * calls cgt_point(). A free-running build pays one relaxed load; a perturbation policy, a
- * controlled scheduler or fault injection installs a hook and decides what happens there.
+ * calls cgt_point(). A free-running build pays one relaxed load, and a count in the passing
+ * thread's coverage (core/coverage.h); a perturbation policy, a controlled scheduler or
+ * fault injection installs a hook and decides what happens there.
  */
 #ifndef CGT_POINT_H
 #define CGT_POINT_H
@@ -46,10 +47,25 @@ typedef void (*cgt_point_hook_t)(enum cgt_point_id id, const void *obj);
 extern cgt_point_hook_t cgt_point_hook;
 extern const char *const cgt_point_names[CGT_NR_POINTS];
 
+/*
+ * This thread's coverage counts (struct cgt_cover, core/coverage.h), set while it is
+ * registered (core/thread.c); NULL on a thread the registry does not know.
+ */
+extern __thread long *cgt_cover_counts;
+
+/* Only its own thread writes a count: a load and a store, no locked instruction. */
+static inline void cgt_count_bump(long *count)
+{
+	__atomic_store_n(count, __atomic_load_n(count, __ATOMIC_RELAXED) + 1, __ATOMIC_RELAXED);
+}
+
 static inline void cgt_point(enum cgt_point_id id, const void *obj)
 {
 	cgt_point_hook_t hook = __atomic_load_n(&cgt_point_hook, __ATOMIC_RELAXED);
+	long *count = cgt_cover_counts;
 
+	if (count)
+		cgt_count_bump(&count[id]);
 	if (unlikely(hook))
 		hook(id, obj);
 }

@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
-/* The registry of harness threads, their clock, and the graveyard that keeps the last stories. */
+/*
+ * The registry of harness threads, their clock, the graveyard that keeps the last stories,
+ * and the coverage of the threads gone.
+ */
 #include <pthread.h>
 #include <string.h>
 
@@ -14,6 +17,7 @@ static struct cgt_thread *registry;
 static int next_id;
 static struct cgt_thread graveyard[GRAVEYARD_SIZE];
 static unsigned int graveyard_next;
+static struct cgt_cover cover_gone;	/* folded in by cgt_thread_unregister */
 
 static const char *const role_names[] = {
 	[CGT_ROLE_DRIVER] = "driver", [CGT_ROLE_ACTOR] = "actor",
@@ -47,6 +51,7 @@ void cgt_thread_register(struct cgt_thread *t, enum cgt_role role, int pid)
 	registry = t;
 	pthread_mutex_unlock(&registry_lock);
 	cgt_self = t;
+	cgt_cover_counts = t->cover.n;
 }
 
 void cgt_thread_copy(struct cgt_thread *dst, const struct cgt_thread *src)
@@ -112,9 +117,28 @@ void cgt_thread_unregister(struct cgt_thread *t)
 		}
 	}
 	cgt_thread_copy(&graveyard[graveyard_next++ % GRAVEYARD_SIZE], t);
+	cgt_cover_add(&cover_gone, &t->cover);
 	pthread_mutex_unlock(&registry_lock);
-	if (cgt_self == t)
+	if (cgt_self == t) {
 		cgt_self = NULL;
+		cgt_cover_counts = NULL;
+	}
+}
+
+void cgt_threads_cover(struct cgt_cover *out)
+{
+	pthread_mutex_lock(&registry_lock);
+	*out = cover_gone;
+	for (struct cgt_thread *t = registry; t; t = t->next)
+		cgt_cover_add(out, &t->cover);
+	pthread_mutex_unlock(&registry_lock);
+}
+
+void cgt_threads_cover_reset(void)
+{
+	pthread_mutex_lock(&registry_lock);
+	memset(&cover_gone, 0, sizeof(cover_gone));
+	pthread_mutex_unlock(&registry_lock);
 }
 
 void cgt_threads_lock(void)

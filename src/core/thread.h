@@ -3,7 +3,8 @@
  * What the harness knows of each of its threads, kept by the thread itself and read by the
  * detectors: its role and model tid, a heartbeat, the lock or grace period it waits for,
  * the locks it holds (as lockdep's held_locks), its RCU nesting, its current walk, and a ring
- * of its last events (the story a report tells). Fields read by other threads are atomics.
+ * of its last events (the story a report tells), and its coverage counts. Fields read by
+ * other threads are atomics.
  */
 #ifndef CGT_THREAD_H
 #define CGT_THREAD_H
@@ -13,6 +14,7 @@
 
 #include "../base/clock.h"
 #include "../base/compiler.h"
+#include "coverage.h"
 #include "point.h"
 
 enum cgt_role { CGT_ROLE_DRIVER, CGT_ROLE_ACTOR, CGT_ROLE_WALKER, CGT_ROLE_WATCHDOG };
@@ -80,6 +82,8 @@ struct cgt_thread {
 	/* its story */
 	uint32_t ring_head;
 	struct cgt_event ring[CGT_RING_SIZE];
+	/* what it exercised: folded into the run's totals as it unregisters */
+	struct cgt_cover cover;
 	struct cgt_thread *next;	/* on the registry, under its lock */
 };
 
@@ -99,6 +103,10 @@ struct cgt_thread *cgt_threads_first(void);
 /* Recently finished threads, kept for their stories. */
 int cgt_threads_graveyard(struct cgt_thread **out, int max);
 void cgt_threads_reset(void);
+/* The coverage of the live threads and of those gone since the last reset. */
+void cgt_threads_cover(struct cgt_cover *out);
+/* Forget the coverage of the threads gone so far: a new run begins. */
+void cgt_threads_cover_reset(void);
 /* Copy a thread's state with atomic loads: it may still be running. */
 void cgt_thread_copy(struct cgt_thread *dst, const struct cgt_thread *src);
 /* Copies of at most @max live threads, taken under the registry lock; how many. */

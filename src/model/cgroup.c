@@ -99,8 +99,10 @@ void put_css_set(struct css_set *cset)
 	cgt_write_lock(&css_set_lock);
 	if (!atomic_dec_and_test(&cset->refcount)) {
 		cgt_write_unlock(&css_set_lock);
+		cgt_cover(CGT_PATH_CSET_REVIVED);
 		return;
 	}
+	cgt_cover(CGT_PATH_CSET_FREED);
 	rcu_read_lock();
 	cds_lfht_del(css_set_table, &cset->hlist);
 	rcu_read_unlock();
@@ -164,8 +166,10 @@ static struct css_set *find_css_set(struct css_set *old_cset, struct cgroup *cgr
 	if (cset)
 		get_css_set(cset);
 	cgt_read_unlock(&css_set_lock);
-	if (cset)
+	if (cset) {
+		cgt_cover(CGT_PATH_CSET_FOUND);
 		return cset;
+	}
 
 	cset = calloc(1, sizeof(*cset));
 	if (!cset)
@@ -194,6 +198,7 @@ static struct css_set *find_css_set(struct css_set *old_cset, struct cgroup *cgr
 	cds_lfht_add(css_set_table, css_set_hash(template), &cset->hlist);
 	rcu_read_unlock();
 	cgt_write_unlock(&css_set_lock);
+	cgt_cover(CGT_PATH_CSET_CREATED);
 	return cset;
 }
 
@@ -281,7 +286,11 @@ int cgroup_attach_task(struct cgroup *cgrp, struct task *leader, bool threadgrou
 		}
 	} else {
 		cgt_walk_for_each(&w, leader, iter, t) {
-			if ((READ_ONCE(t->flags) & PF_EXITING) || ret)
+			if (READ_ONCE(t->flags) & PF_EXITING) {
+				cgt_cover(CGT_PATH_MIGRATE_EXITING);
+				continue;
+			}
+			if (ret)
 				continue;
 			if (n == cap) {
 				struct attach_set *bigger;
@@ -325,6 +334,7 @@ int cgroup_attach_task(struct cgroup *cgrp, struct task *leader, bool threadgrou
 	for (i = 0; i < n; i++) {
 		/* leave a task alone if cgroup_post_fork() hasn't linked it yet (3.15) */
 		if (cds_list_empty(&set[i].task->cg_list)) {
+			cgt_cover(CGT_PATH_MIGRATE_UNLINKED);
 			unlinked[nunlinked++] = set[i].task;
 			continue;
 		}
@@ -364,6 +374,7 @@ retry:
 	tsk = find_task_by_vpid(pid);
 	if (!tsk) {
 		rcu_read_unlock();
+		cgt_cover(CGT_PATH_MIGRATE_VANISHED);
 		ret = -ESRCH;
 		goto out;
 	}
@@ -379,6 +390,7 @@ retry:
 		if (locked)
 			threadgroup_unlock(tsk);
 		put_task_struct(tsk);
+		cgt_cover(CGT_PATH_MIGRATE_RETRY);
 		goto retry;
 	}
 	ret = cgroup_attach_task(cgrp, tsk, true);

@@ -40,6 +40,7 @@ int de_thread(struct task *tsk)
 	if (signal_group_exit(sig)) {
 		cgt_mutex_unlock(&sig->siglock);
 		cgt_write_unlock(&tasklist_lock);
+		cgt_cover(CGT_PATH_EXEC_LOST);
 		return -EAGAIN;
 	}
 	sig->group_exit_task = tsk;
@@ -50,6 +51,7 @@ int de_thread(struct task *tsk)
 	cgt_point(CGT_PT_EXEC_ZAP, tsk);
 
 	while (sig->notify_count) {
+		cgt_cover(CGT_PATH_EXEC_WAITS_GROUP);
 		cgt_point(CGT_PT_EXEC_WAIT, tsk);
 		cgt_wait_begin(sig, "the other threads of the group to exit", CGT_WAIT_GROUP_EXIT);
 		cgt_cond_wait(&sig->group_exit_wait, &sig->siglock);
@@ -76,6 +78,7 @@ int de_thread(struct task *tsk)
 			cgt_mutex_lock(&sig->siglock);
 			cgt_write_unlock(&tasklist_lock);
 			threadgroup_change_end(tsk);
+			cgt_cover(CGT_PATH_EXEC_WAITS_LEADER);
 			cgt_point(CGT_PT_EXEC_WAIT, tsk);
 			cgt_wait_begin(sig, "the group leader to turn zombie", CGT_WAIT_GROUP_EXIT);
 			cgt_cond_wait(&sig->group_exit_wait, &sig->siglock);
@@ -95,9 +98,12 @@ int de_thread(struct task *tsk)
 		WRITE_ONCE(leader->exit_state, EXIT_DEAD);
 		cgt_write_unlock(&tasklist_lock);
 		threadgroup_change_end(tsk);
+		cgt_cover(CGT_PATH_EXEC_BY_THREAD);
 		cgt_point(CGT_PT_EXEC_SWITCH, tsk);
 
 		release_task(leader);
+	} else {
+		cgt_cover(CGT_PATH_EXEC_BY_LEADER);
 	}
 
 	cgt_mutex_lock(&sig->siglock);

@@ -63,6 +63,7 @@ repeat:
 	if (leader != p && thread_group_empty(leader) && leader->exit_state == EXIT_ZOMBIE) {
 		WRITE_ONCE(leader->exit_state, EXIT_DEAD);
 		zap_leader = true;
+		cgt_cover(CGT_PATH_LEADER_REAPED);
 	}
 	cgt_write_unlock(&tasklist_lock);
 	cgt_point(CGT_PT_RELEASE, p);		/* before call_rcu: @p may go after it */
@@ -89,6 +90,8 @@ static void exit_notify(struct task *tsk)
 
 	if (autoreap)
 		release_task(tsk);
+	else
+		cgt_cover(CGT_PATH_LEADER_ZOMBIE);
 }
 
 /* exit_signals: PF_EXITING is set under the threadgroup lock, which migration relies on. */

@@ -78,6 +78,7 @@ int copy_process(struct task *parent, unsigned long clone_flags, struct task **c
 	    (thread && signal_group_exit(sig))) {
 		cgt_mutex_unlock(&parent->signal->siglock);
 		cgt_write_unlock(&tasklist_lock);
+		cgt_cover(CGT_PATH_FORK_KILLED);
 		err = -EINTR;
 		goto bad_fork_free_pid;
 	}

@@ -93,6 +93,8 @@ static struct task *walk_visit(struct cgt_walk *w, struct task *t)
 	if (!t) {
 		if (self)
 			WRITE_ONCE(self->walk_active, 0);
+		if (!pid_alive(w->start))
+			cgt_cover(CGT_PATH_WALK_START_GONE);
 		return NULL;
 	}
 	w->steps++;
@@ -100,6 +102,11 @@ static struct task *walk_visit(struct cgt_walk *w, struct task *t)
 		WRITE_ONCE(self->walk_steps, w->steps);
 	if (!READ_ONCE(t->exit_state))
 		w->live++;
+	/* what an exit has done to the thread under the walk */
+	if (!pid_alive(t))
+		cgt_cover(CGT_PATH_WALK_UNHASHED);
+	else if (READ_ONCE(t->flags) & PF_EXITING)
+		cgt_cover(CGT_PATH_WALK_EXITING);
 	return t;
 }
 
@@ -200,6 +207,8 @@ static struct task *next_tid(struct task *start)
 			pos = NULL;
 		else
 			get_task_struct(pos);
+	} else {
+		cgt_cover(CGT_PATH_READDIR_UNHASHED);
 	}
 	rcu_read_unlock();
 	put_task_struct(start);

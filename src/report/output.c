@@ -3,6 +3,42 @@
 #include "report.h"
 #include "story.h"
 
+/* "coverage: N of M paths reached (not: ...); N of M marked points passed (not: ...)" */
+static void print_coverage(FILE *f, const struct cgt_cover *c)
+{
+	int paths = cgt_cover_paths_reached(c), points = cgt_cover_points_passed(c);
+	const char *sep = " (not: ";
+
+	fprintf(f, "coverage: %d of %d paths reached", paths, CGT_NR_PATHS);
+	for (int i = 0; i < CGT_NR_PATHS; i++) {
+		if (!cgt_cover_path(c, i)) {
+			fprintf(f, "%s%s", sep, cgt_path_names[i]);
+			sep = ", ";
+		}
+	}
+	fprintf(f, "%s; %d of %d marked points passed", paths < CGT_NR_PATHS ? ")" : "", points,
+		CGT_NR_POINTS);
+	sep = " (not: ";
+	for (int i = 0; i < CGT_NR_POINTS; i++) {
+		if (!cgt_cover_point(c, i)) {
+			fprintf(f, "%s%s", sep, cgt_point_names[i]);
+			sep = ", ";
+		}
+	}
+	fprintf(f, "%s\n", points < CGT_NR_POINTS ? ")" : "");
+}
+
+/* Every count on one greppable line beside SUMMARY, for the nightly to sum over its cells. */
+static void print_coverage_counts(FILE *f, const struct cgt_cover *c)
+{
+	fputs("COVERAGE", f);
+	for (int i = 0; i < CGT_NR_PATHS; i++)
+		fprintf(f, " path.%s=%ld", cgt_path_names[i], cgt_cover_path(c, i));
+	for (int i = 0; i < CGT_NR_POINTS; i++)
+		fprintf(f, " point.%s=%ld", cgt_point_names[i], cgt_cover_point(c, i));
+	fputc('\n', f);
+}
+
 void cgt_print_summary(FILE *f, const struct cgt_run_config *cfg, const struct cgt_run_result *r)
 {
 	struct cgt_failure fl[CGT_MAX_FAILURES];
@@ -26,8 +62,10 @@ void cgt_print_summary(FILE *f, const struct cgt_run_config *cfg, const struct c
 		"css_task_iter %ld, cgroup_task_count %ld, proc_cgroup_show %ld\n", s->walks,
 		s->walks ? (double)s->walk_steps / s->walks : 0.0, s->readdirs, s->pgrp_walks,
 		s->iters, s->counts, s->shows);
-	fprintf(f, "peak live threads %ld (cap %d); invariant checks while running %ld\n\n",
+	fprintf(f, "peak live threads %ld (cap %d); invariant checks while running %ld\n",
 		s->peak, cfg->threads, s->checks);
+	print_coverage(f, &r->cover);
+	fputc('\n', f);
 
 	for (int d = 0; d < CGT_NR_DETECTORS; d++) {
 		long n = cgt_failure_count((enum cgt_detector)d);
@@ -55,6 +93,7 @@ void cgt_print_summary(FILE *f, const struct cgt_run_config *cfg, const struct c
 	if (r->report_dir[0])
 		fprintf(f, "report: %s/report.json and %s/summary.txt\n", r->report_dir, r->report_dir);
 
+	print_coverage_counts(f, &r->cover);
 	fprintf(f, "SUMMARY iter=%s css-lock=%s threads=%d seed=%llu ops=%ld ops_per_s=%.0f "
 		"peak=%ld failures=%ld first_failure_s=%.3f verdict=%s\n",
 		cgt_iter_name(cfg->iter), cfg->css_lock->name, cfg->threads,

@@ -136,6 +136,20 @@ static json_t *stats_json(const struct cgt_stats *s, double elapsed)
 			 "pgrp_walks", (json_int_t)s->pgrp_walks, "checks", (json_int_t)s->checks);
 }
 
+/* {"points": {name: count}, "paths": {name: count}}: what the run exercised */
+static json_t *coverage_json(const struct cgt_cover *c)
+{
+	json_t *points = json_object(), *paths = json_object();
+
+	for (int i = 0; i < CGT_NR_POINTS; i++)
+		json_object_set_new(points, cgt_point_names[i],
+				    json_integer((json_int_t)cgt_cover_point(c, i)));
+	for (int i = 0; i < CGT_NR_PATHS; i++)
+		json_object_set_new(paths, cgt_path_names[i],
+				    json_integer((json_int_t)cgt_cover_path(c, i)));
+	return json_pack("{s:o, s:o}", "points", points, "paths", paths);
+}
+
 static json_t *locks_json(void)
 {
 	struct cgt_lock_class c[16];
@@ -283,7 +297,7 @@ int cgt_report_write(const struct cgt_run_config *cfg, struct cgt_run_result *re
 	json_object_set_new(config, "seed", json_string(seed));	/* u64: a string stays exact */
 	threads = threads_json(f, nf);
 	root = json_pack("{s:s, s:i, s:s, s:s, s:s, s:s, s:s*, s:o, s:f, s:f, s:b, s:b, s:b, s:I,"
-			 " s:o, s:o, s:o, s:O}",
+			 " s:o, s:o, s:o, s:o, s:O}",
 			 "schema", "cgtorture-report", "version", CGT_REPORT_VERSION,
 			 "run_id", res->run_id, "verdict", res->pass ? "PASS" : "FAIL",
 			 "command", cfg->command ? cfg->command : "",
@@ -295,7 +309,8 @@ int cgt_report_write(const struct cgt_run_config *cfg, struct cgt_run_result *re
 			 "finished", res->finished, "interrupted", res->interrupted,
 			 "failures_total", (json_int_t)res->failures,
 			 "failures", failures_json(f, nf), "stats", stats_json(&res->stats, res->elapsed),
-			 "locks", locks_json(), "threads", threads);
+			 "coverage", coverage_json(&res->cover), "locks", locks_json(),
+			 "threads", threads);
 	if (cgt_story())
 		json_object_set_new(root, "story", lines_json(cgt_story()));
 	if (cfg->sched) {

@@ -301,6 +301,7 @@ static void run_fill_result(struct cgt_run *run, struct cgt_run_result *res)
 
 	res->elapsed = cgt_now() - run->start;
 	cgt_stats_snapshot(&run->stats, &res->stats);
+	cgt_threads_cover(&res->cover);
 	res->failures = cgt_failures_total();
 	res->first_failure = cgt_failures_get(f, 1) ? (double)f[0].ns / 1e9 : -1;
 	res->interrupted = __atomic_load_n(&interrupted, __ATOMIC_RELAXED);
@@ -366,6 +367,7 @@ int cgt_run(const struct cgt_run_config *cfg, const struct cgt_run_hooks *hooks,
 	cgt_clock_reset();
 	cgt_failures_reset();
 	cgt_lock_classes_reset();
+	cgt_threads_cover_reset();
 	cgt_rcu_register_thread();
 	cgt_thread_register(&driver, CGT_ROLE_DRIVER, 0);
 	current_run = run;

@@ -57,6 +57,7 @@ enum cgt_expect { CGT_EXPECT_NONE, CGT_EXPECT_PASS, CGT_EXPECT_FAIL };
 
 struct cgt_run_result {
 	struct cgt_stats stats;
+	struct cgt_cover cover;		/* marked points passed and kernel paths taken */
 	double elapsed;
 	bool quiesced;			/* every model thread came to rest for the last check */
 	bool finished;			/* every model thread gone in time */

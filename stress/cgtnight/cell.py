@@ -128,6 +128,21 @@ def _last_line(text):
     return lines[-1] if lines else "(no output)"
 
 
+def coverage_of(log):
+    """The run's COVERAGE line: {"paths": {name: count}, "points": {name: count}}, or None
+    if it printed none (it was killed, or refused its options)."""
+    m = re.findall(r"^COVERAGE (.*)$", log, re.M)
+    if not m:
+        return None
+    cov = {"paths": {}, "points": {}}
+    for kv in m[-1].split():
+        key, _, count = kv.partition("=")
+        kind, _, name = key.partition(".")
+        if kind in ("path", "point") and count.isdigit():
+            cov[kind + "s"][name] = int(count)
+    return cov
+
+
 def classify(cell, rc, killed, log_path, cell_dir):
     """status, story and what the run said of itself."""
     log = _read_log(log_path)
@@ -161,7 +176,7 @@ def classify(cell, rc, killed, log_path, cell_dir):
 
     out = {"verdict": summary.get("verdict"), "first_failure_s": first_s,
            "failures": int(summary.get("failures", len(failures)) or 0),
-           "fired": sorted(fired), "report_dir": report_dir}
+           "fired": sorted(fired), "report_dir": report_dir, "coverage": coverage_of(log)}
 
     caught = bool(fired) if cell.detector == "any" else cell.detector in fired
     if killed == "timeout":

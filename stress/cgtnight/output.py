@@ -32,6 +32,36 @@ def counts(results):
     return passed, len(cells) - passed - not_run, not_run
 
 
+def coverage_sum(results):
+    """The coverage of every cell that reported one, summed: {"cells", "paths", "points",
+    "unreached_paths", "unpassed_points"}, or None if no cell did."""
+    covs = [c["coverage"] for c in results["cells"] if c.get("coverage")]
+    if not covs:
+        return None
+    total = {"cells": len(covs), "paths": {}, "points": {}}
+    for cov in covs:
+        for kind in ("paths", "points"):
+            for name, n in cov[kind].items():
+                total[kind][name] = total[kind].get(name, 0) + n
+    total["unreached_paths"] = [p for p, n in total["paths"].items() if not n]
+    total["unpassed_points"] = [p for p, n in total["points"].items() if not n]
+    return total
+
+
+def coverage_lines(cov):
+    """For a person: how many paths the night reached, and which none of its cells did."""
+    if not cov:
+        return ["coverage: no cell reported any"]
+    paths, points = cov["paths"], cov["points"]
+    out = [f"coverage over {cov['cells']} cells: {len(paths) - len(cov['unreached_paths'])} of "
+           f"{len(paths)} paths reached, {len(points) - len(cov['unpassed_points'])} of "
+           f"{len(points)} marked points passed"]
+    out.append("  paths no cell reached: " + (", ".join(cov["unreached_paths"]) or "none"))
+    if cov["unpassed_points"]:
+        out.append("  marked points no cell passed: " + ", ".join(cov["unpassed_points"]))
+    return out
+
+
 def summary_line(results):
     passed, failed, not_run = counts(results)
     return f"Summary: {passed} passed, {failed} failed" + (f", {not_run} not run" if not_run else "")
@@ -76,6 +106,7 @@ def summary_text(results):
             if c.get("command"):
                 out.append(f"    again:  {c['command']}")
         out.append(f"  all of them again, with the same seeds: stress/nightly --rerun {results.get('path', results['night'])}")
+    out += [""] + coverage_lines(results.get("coverage"))
     out += ["", summary_line(results)]
     return "\n".join(out) + "\n"
 
@@ -104,6 +135,12 @@ def junit_text(results, night_dir):
                  ("budget_s", results["budget_s"]), ("commit", results["testid"].get("commit")),
                  ("dirty", {True: "yes", False: "no"}.get(results["testid"].get("dirty"), "unknown"))):
         ET.SubElement(props, "property", name=k, value=_xml_text(str(v)))
+    cov = results.get("coverage")
+    if cov:
+        ET.SubElement(props, "property", name="coverage_paths_reached",
+                      value=f"{len(cov['paths']) - len(cov['unreached_paths'])} of {len(cov['paths'])}")
+        ET.SubElement(props, "property", name="coverage_paths_unreached",
+                      value=" ".join(cov["unreached_paths"]))
     for c in results["cells"]:
         tc = ET.SubElement(suite, "testcase", classname=f"cgtorture.{c['group']}", name=c["id"],
                            time=f"{c.get('elapsed_s') or 0:.3f}")
@@ -125,6 +162,8 @@ def junit_text(results, night_dir):
 
 
 def write_all(results, night_dir):
+    """Every file of the night, with the cells' coverage summed afresh (a merge sums its shards')."""
+    results["coverage"] = coverage_sum(results)
     write_atomic(os.path.join(night_dir, "results.json"), json.dumps(results, indent=1) + "\n")
     write_atomic(os.path.join(night_dir, "junit.xml"), junit_text(results, night_dir))
     write_atomic(os.path.join(night_dir, "summary.txt"), summary_text(results))
