@@ -15,6 +15,24 @@ void cgt_stats_snapshot(const struct cgt_stats *live, struct cgt_stats *out)
 		dst[i] = __atomic_load_n(&src[i], __ATOMIC_RELAXED);
 }
 
+/* "t=64 mix=fork:35,exec:0,... clone=70 perturb=100 walkers=3 reads=walk:4,..." */
+static int phase_describe(char *buf, size_t len, const struct cgt_phase *p)
+{
+	size_t off = 0;
+
+	off += (size_t)snprintf(buf + off, len - off, "t=%d mix=", p->threads);
+	for (int op = 0; op < CGT_NR_OPS && off < len; op++)
+		off += (size_t)snprintf(buf + off, len - off, "%s%s:%u", op ? "," : "",
+					cgt_op_names[op], p->mix[op]);
+	if (off < len)
+		off += (size_t)snprintf(buf + off, len - off, " clone=%d perturb=%d walkers=%d reads=",
+					p->clone_thread_pct, p->perturb, p->walkers);
+	for (int k = 0; k < CGT_NR_READS && off < len; k++)
+		off += (size_t)snprintf(buf + off, len - off, "%s%s:%u", k ? "," : "",
+					cgt_read_names[k], p->reads[k]);
+	return (int)off;
+}
+
 /* @phase: a swarmed run's phase in force, told at the end of the line; NULL: none. */
 void cgt_print_stats(FILE *f, const struct cgt_stats *s, double elapsed, long failures,
 		     const struct cgt_phase *phase)
@@ -24,7 +42,7 @@ void cgt_print_stats(FILE *f, const struct cgt_stats *s, double elapsed, long fa
 	if (phase) {
 		int n = snprintf(tail, sizeof(tail), " | phase %d ", phase->index);
 
-		cgt_phase_describe(tail + n, sizeof(tail) - (size_t)n, phase);
+		phase_describe(tail + n, sizeof(tail) - (size_t)n, phase);
 	}
 	fprintf(f, "[%6.1fs] live %ld peak %ld | fork %ld exec %ld exit %ld killed %ld "
 		"migrate %ld observe %ld | walks %ld checks %ld failures %ld%s%s\n",

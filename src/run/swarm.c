@@ -7,7 +7,6 @@
  * come as often as large crowds.
  */
 #include <math.h>
-#include <stdio.h>
 #include <string.h>
 
 #include "swarm.h"
@@ -151,21 +150,4 @@ const struct cgt_phase *cgt_phase_get(int k)
 {
 	return k >= 0 && k < nbegun && k >= nbegun - CGT_PHASE_LOG ? &log_[k % CGT_PHASE_LOG] :
 	       NULL;
-}
-
-int cgt_phase_describe(char *buf, size_t len, const struct cgt_phase *p)
-{
-	size_t off = 0;
-
-	off += (size_t)snprintf(buf + off, len - off, "t=%d mix=", p->threads);
-	for (int op = 0; op < CGT_NR_OPS && off < len; op++)
-		off += (size_t)snprintf(buf + off, len - off, "%s%s:%u", op ? "," : "",
-					cgt_op_names[op], p->mix[op]);
-	if (off < len)
-		off += (size_t)snprintf(buf + off, len - off, " clone=%d perturb=%d walkers=%d reads=",
-					p->clone_thread_pct, p->perturb, p->walkers);
-	for (int k = 0; k < CGT_NR_READS && off < len; k++)
-		off += (size_t)snprintf(buf + off, len - off, "%s%s:%u", k ? "," : "",
-					cgt_read_names[k], p->reads[k]);
-	return (int)off;
 }

@@ -67,7 +67,5 @@ void cgt_phase_reset(void);
 int cgt_phases_begun(void);
 /* Phase @k, if the log still holds it, else NULL. */
 const struct cgt_phase *cgt_phase_get(int k);
-/* "t=64 mix=fork:35,exec:0,... clone=70 perturb=100 walkers=3" */
-int cgt_phase_describe(char *buf, size_t len, const struct cgt_phase *p);
 
 #endif
