@@ -1,7 +1,10 @@
 #!/bin/sh
-# make bench-detect: how fast each catalogued bug is caught, with and without perturbation,
-# and whether its fixed twin stays silent, over many seeds. Prints figures; asserts nothing.
-# Usage: bench/detect.sh BUILD_DIR [SEEDS] [BUDGET_SECONDS]   (CGT_BENCH_BUGS="a b": only those)
+# make bench-detect: how fast each catalogued bug is caught at default settings (only --bug:
+# swarm testing on), with its catalogue options, and with them less perturbation; whether
+# its fixed twin stays silent; and how fast the known-bad configurations (the buggy walk, a
+# reader-preferring lock) are caught at default settings. Over many seeds; asserts nothing.
+# Usage: bench/detect.sh BUILD_DIR [SEEDS] [BUDGET_SECONDS]
+#   CGT_BENCH_BUGS="a b": only those bugs, and no known-bad configurations
 set -u
 dir=${1:?usage: bench/detect.sh BUILD_DIR [SEEDS] [BUDGET]}
 seeds=${2:-20}
@@ -30,8 +33,8 @@ stats() {
 }
 
 printf '%s seeds x %s s budget per run, %s cores, %s\n\n' "$seeds" "$budget" "$(nproc)" "$(date -u +%F)"
-printf '%-27s %-11s %-5s | %-22s | %-22s | %s\n' bug detector build \
-	"perturbed: caught med worst" "unperturbed: caught med worst" "twin reports"
+printf '%-27s %-11s %-5s | %-22s | %-22s | %-22s | %s\n' bug detector build \
+	"defaults: caught med worst" "catalogue: caught med worst" "unperturbed" "twin reports"
 "$dir/plain/cgtorture" bugs --tsv >"$out/bugs"
 # a tab is white space to read, so empty columns would merge: split on \037 instead
 tr '\t' '\037' <"$out/bugs" >"$out/bugs.us"
@@ -40,13 +43,14 @@ while IFS="$(printf '\037')" read -r bug det build options _explore; do
 	case " ${CGT_BENCH_BUGS:-$bug} " in *" $bug "*) ;; *) continue ;; esac
 	bin=$dir/$build/cgtorture
 	plain_opts=$(echo "$options" | sed 's/--perturb [0-9]*//')
-	: >"$out/p"; : >"$out/u"
+	: >"$out/d"; : >"$out/p"; : >"$out/u"
 	twin=0
 	for i in $(seq 1 "$seeds"); do
 		seed=$((base + i))
-		for mode in p u; do
+		for mode in d p u; do
 			o=$options
 			[ "$mode" = u ] && o=$plain_opts
+			[ "$mode" = d ] && o=""
 			# shellcheck disable=SC2086
 			"$bin" run --bug "$bug" $o --seed "$seed" --duration "$budget" --stop-on "$det" \
 				--quiet --out "$out/r" >"$log" 2>&1
@@ -62,10 +66,29 @@ while IFS="$(printf '\037')" read -r bug det build options _explore; do
 		[ "${n:-1}" != 0 ] || [ "$r" != 0 ] &&
 			echo "twin of $bug, seed $seed: $(grep -m1 '^  \[' "$log")" >>"$out/twins"
 	done
-	printf '%-27s %-11s %-5s | %s | %s | %d\n' "$bug" "$det" "$build" \
-		"$(stats "$out/p")" "$(stats "$out/u")" "$twin"
-	echo "BENCH detect bug=$bug perturbed=\"$(stats "$out/p")\" unperturbed=\"$(stats "$out/u")\" twin_reports=$twin" >>"$out/bench"
+	printf '%-27s %-11s %-5s | %s | %s | %s | %d\n' "$bug" "$det" "$build" \
+		"$(stats "$out/d")" "$(stats "$out/p")" "$(stats "$out/u")" "$twin"
+	echo "BENCH detect bug=$bug defaults=\"$(stats "$out/d")\" catalogue=\"$(stats "$out/p")\" unperturbed=\"$(stats "$out/u")\" twin_reports=$twin" >>"$out/bench"
 done <"$out/bugs.us"
+
+# the known-bad configurations, at default settings otherwise (plain build)
+echo
+printf '%-40s %-11s | %s\n' "configuration" detector "defaults: caught med worst"
+for cfg in "--iter while_each:livelock" "--tasklist-lock rwlock-rpref:starvation" \
+	   "--css-lock rwlock-rpref:starvation"; do
+	o=${cfg%:*} det=${cfg##*:}
+	[ -n "${CGT_BENCH_BUGS:-}" ] && break	# a choice of bugs leaves these out
+	: >"$out/d"
+	for i in $(seq 1 "$seeds"); do
+		# shellcheck disable=SC2086
+		"$dir/plain/cgtorture" run $o --seed "$((base + i))" --duration "$budget" \
+			--stop-on "$det" --quiet --out "$out/r" >"$log" 2>&1
+		t=$(time_to "$log" "$det")
+		echo "${t:--}" >>"$out/d"
+	done
+	printf '%-40s %-11s | %s\n' "$o" "$det" "$(stats "$out/d")"
+	echo "BENCH detect config=\"$o\" defaults=\"$(stats "$out/d")\"" >>"$out/bench"
+done
 echo
 cat "$out/bench"
 [ -s "$out/twins" ] && { echo; echo "twin reports:"; cat "$out/twins"; }
