@@ -102,7 +102,7 @@ refused() {
 	fi
 }
 "$plain" explore --bug walk-from-exiting --sched random --threads 8 --steps 5000 --seed 1 --duration 60 \
-	--runs 5 --out "$out/base" >"$out/log" 2>&1
+	--runs 50 --out "$out/base" >"$out/log" 2>&1
 base=$(sed -n 's/^  report: //p' "$out/log" | head -1)
 if [ ! -f "$base" ]; then
 	bad "no report to alter"

@@ -33,6 +33,7 @@
 	X(READDIR_STEP,		"proc_task_readdir: between two threads") \
 	X(PGRP_STEP,		"do_each_pid_task: next process")	\
 	X(GP_WAIT,		"synchronize_rcu: waiting")		\
+	X(SIGLOCK,		"about to take siglock")		\
 	X(LOOP,			"between two operations")
 
 enum cgt_point_id {

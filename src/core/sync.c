@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
+#include "point.h"
 #include "sync.h"
 
 const struct cgt_sync_ops *cgt_sync_ops;
@@ -8,10 +9,12 @@ void cgt_sync_install(const struct cgt_sync_ops *ops)
 	__atomic_store_n(&cgt_sync_ops, ops, __ATOMIC_RELEASE);
 }
 
+/* A marked point before it: so perturbation and the scheduler reach siglock's windows too. */
 void cgt_mutex_lock(pthread_mutex_t *m)
 {
 	const struct cgt_sync_ops *s = cgt_sync();
 
+	cgt_point(CGT_PT_SIGLOCK, m);
 	if (s)
 		s->mutex_lock(m);
 	else

@@ -75,6 +75,8 @@ static bool telling(const struct interest *in, const struct cgt_thread *me,
 		    const struct cgt_thread *t, const struct cgt_event *e)
 {
 	switch (e->point) {
+	case CGT_PT_SIGLOCK:
+		return t->id == me->id;
 	case CGT_PT_LOCK_WAIT:
 	case CGT_PT_RCU_ENTER:
 		return t->id == me->id && (e->point == CGT_PT_RCU_ENTER || has_name(in, e->name));

@@ -87,6 +87,9 @@ static void record_point(enum cgt_point_id id, const void *obj)
 	case CGT_PT_GP_WAIT:
 		name = "rcu grace period";
 		break;
+	case CGT_PT_SIGLOCK:
+		name = "siglock";
+		break;
 	default:
 		break;
 	}
