@@ -1,6 +1,6 @@
 # cgtorture -- GNU Make. Three builds, each in its own folder:
 #   build/plain (gcc -O2), build/tsan (clang, ThreadSanitizer), build/asan (clang, ASan+UBSan).
-# Targets: all (./cgtorture), tsan, asan, test, stress, bench, fuzz, clean.
+# Targets: all (./cgtorture), tsan, asan, test, stress, bench, fuzz, mutants, clean.
 
 BUILDS   := plain tsan asan
 CC_plain := gcc
@@ -136,6 +136,16 @@ bench-sched: build/plain/cgtorture build/tsan/cgtorture build/asan/cgtorture
 NIGHTLY_ARGS ?=
 nightly: build/plain/cgtorture build/tsan/cgtorture build/asan/cgtorture
 	stress/nightly $(NIGHTLY_ARGS)
+
+# Mutation testing (tests/mutants/): each patch (MUTANTS, a glob over their names) applied to
+# a scratch copy of the tree, built three ways there, and run through one fixed check set for
+# seeds 1..SEEDS (1 here) of DURATION (8) seconds; the table goes to results/mutants-<stamp>.txt.
+.PHONY: mutants
+MUTANTS ?= *
+DURATION ?= 8
+mutants: SEEDS = 1
+mutants:
+	MUTANTS='$(MUTANTS)' SEEDS=$(SEEDS) DURATION=$(DURATION) tests/mutants/run results
 
 # libFuzzer on the report.json reader (tests/fuzz/), from its own sources only (and the
 # scheduler registry and its two small schedulers: the names a schedule may give), for
