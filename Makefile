@@ -148,13 +148,13 @@ mutants:
 	MUTANTS='$(MUTANTS)' SEEDS=$(SEEDS) DURATION=$(DURATION) tests/mutants/run results
 
 # libFuzzer on the report.json reader (tests/fuzz/), from its own sources only (and the
-# scheduler registry and its two small schedulers: the names a schedule may give), for
-# FUZZ_SECONDS on build/fuzz/corpus: the seeds copied in, plus what earlier runs found. The
-# dictionary stands in for coverage of jansson, which is not instrumented. A crash, leak or
-# UB report leaves its input in build/fuzz/ and fails the target.
+# schedulers with their registry, every file of src/sched/ but the baton and what hangs on
+# it: the names a schedule may give), for FUZZ_SECONDS on build/fuzz/corpus: the seeds
+# copied in, plus what earlier runs found. The dictionary stands in for coverage of
+# jansson, which is not instrumented. A crash, leak or UB report leaves its input in
+# build/fuzz/ and fails the target.
 .PHONY: fuzz
 FUZZ_SECONDS ?= 60
-# every file of src/sched/ but the baton and what hangs on it: a new scheduler comes along
 FUZZ_SRCS := tests/fuzz/fuzz_report.c src/report/report_read.c \
 	     $(filter-out src/sched/sched.c src/sched/coop_lock.c src/sched/intercept.c,\
 			  $(wildcard src/sched/*.c))
