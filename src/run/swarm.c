@@ -36,6 +36,18 @@ static void phase_rng(const struct cgt_run_config *cfg, int index, uint64_t what
 	prng_seed(r, cfg->seed, 0x5377a4d00000000ULL ^ ((uint64_t)index << 8) ^ what);
 }
 
+/* Each of @n weights left out (0) half the time, else 1 to 100; their sum. */
+static unsigned int draw_weights(struct prng *r, unsigned int *w, int n)
+{
+	unsigned int total = 0;
+
+	for (int i = 0; i < n; i++) {
+		w[i] = prng_below(r, 2) ? 1 + prng_below(r, 100) : 0;
+		total += w[i];
+	}
+	return total;
+}
+
 void cgt_swarm_draw(const struct cgt_run_config *cfg, int index, struct cgt_phase *p)
 {
 	struct prng r;
@@ -51,16 +63,8 @@ void cgt_swarm_draw(const struct cgt_run_config *cfg, int index, struct cgt_phas
 		p->threads = (int)(8.0 * pow((double)cfg->threads / 8.0, u));
 	}
 	memcpy(p->mix, cfg->mix, sizeof(p->mix));
-	if (swarmed(cfg, CGT_SWARM_MIX)) {
-		unsigned int total = 0;
-
-		for (int op = 0; op < CGT_NR_OPS; op++) {
-			p->mix[op] = prng_below(&r, 2) ? 1 + prng_below(&r, 100) : 0;
-			total += p->mix[op];
-		}
-		if (!total)
-			memcpy(p->mix, cfg->mix, sizeof(p->mix));
-	}
+	if (swarmed(cfg, CGT_SWARM_MIX) && !draw_weights(&r, p->mix, CGT_NR_OPS))
+		memcpy(p->mix, cfg->mix, sizeof(p->mix));
 	p->clone_thread_pct = cfg->clone_thread_pct;
 	if (swarmed(cfg, CGT_SWARM_CLONE))
 		p->clone_thread_pct = (int)prng_below(&r, 101);
@@ -73,16 +77,8 @@ void cgt_swarm_draw(const struct cgt_run_config *cfg, int index, struct cgt_phas
 		p->walkers = (int)prng_below(&r, CGT_SWARM_WALKERS_MAX + 1);
 	for (int k = 0; k < CGT_NR_READS; k++)
 		p->reads[k] = 1;
-	if (swarmed(cfg, CGT_SWARM_READS)) {
-		unsigned int total = 0;
-
-		for (int k = 0; k < CGT_NR_READS; k++) {
-			p->reads[k] = prng_below(&r, 2) ? 1 + prng_below(&r, 100) : 0;
-			total += p->reads[k];
-		}
-		if (!total)
-			p->reads[prng_below(&r, CGT_NR_READS)] = 1;
-	}
+	if (swarmed(cfg, CGT_SWARM_READS) && !draw_weights(&r, p->reads, CGT_NR_READS))
+		p->reads[prng_below(&r, CGT_NR_READS)] = 1;
 }
 
 /*
