@@ -120,6 +120,22 @@ static const struct tunable replay_tunables[] = {
 	  offsetof(struct report_opts, runs), 1, 100000 },
 };
 
+/*
+ * replay's and shrink's start: their options (-1 after --help), then the report's run,
+ * configured as its command line says.
+ */
+static int report_prepare(const struct tunable *table, size_t n, void (*help)(FILE *f),
+			  int argc, char **argv, struct report_opts *o, struct cgt_report_in *r,
+			  struct cgt_run_config *cfg)
+{
+	struct tunable_set set = { table, n, o, 0 };
+	int ret;
+
+	cgt_tunables_table_defaults(table, n, o);
+	ret = cgt_tunables_sets_parse(&set, 1, help, argc, argv);
+	return ret ? ret : report_config(o->report, r, cfg);
+}
+
 static void replay_help(FILE *f)
 {
 	fputs("usage: cgtorture replay REPORT [--tries N]\n\n"
@@ -135,15 +151,13 @@ int cgt_replay_main(int argc, char **argv)
 	struct cgt_run_config cfg = { 0 };
 	struct cgt_report_in r = { 0 };
 	struct report_opts o = { 0 };
-	struct tunable_set set = TUNABLE_SET(replay_tunables, &o);
 	char *out;
 	int ret;
 
-	cgt_tunables_table_defaults(replay_tunables, ARRAY_SIZE(replay_tunables), &o);
-	ret = cgt_tunables_sets_parse(&set, 1, replay_help, argc, argv);
-	if (ret)
-		return ret < 0 ? CGT_EXIT_PASS : ret;
-	ret = report_config(o.report, &r, &cfg);
+	ret = report_prepare(replay_tunables, ARRAY_SIZE(replay_tunables), replay_help, argc, argv,
+			     &o, &r, &cfg);
+	if (ret < 0)
+		return CGT_EXIT_PASS;
 	if (!ret) {
 		out = cgt_path_join(r.dir, "replay");
 		cfg.out = out;
@@ -179,19 +193,16 @@ int cgt_shrink_main(int argc, char **argv)
 	struct cgt_run_config cfg = { 0 };
 	struct cgt_report_in r = { 0 };
 	struct report_opts o = { 0 };
-	struct tunable_set set = TUNABLE_SET(shrink_tunables, &o);
 	int ret;
 
-	cgt_tunables_table_defaults(shrink_tunables, ARRAY_SIZE(shrink_tunables), &o);
-	ret = cgt_tunables_sets_parse(&set, 1, shrink_help, argc, argv);
-	if (ret)
-		return ret < 0 ? CGT_EXIT_PASS : ret;
-	ret = report_config(o.report, &r, &cfg);
-	if (ret)
-		goto out;
-	cgt_cli_on_signals();
-	ret = cgt_shrink(o.report, &r, &cfg, o.runs, cgt_cli_render);
-out:
+	ret = report_prepare(shrink_tunables, ARRAY_SIZE(shrink_tunables), shrink_help, argc, argv,
+			     &o, &r, &cfg);
+	if (ret < 0)
+		return CGT_EXIT_PASS;
+	if (!ret) {
+		cgt_cli_on_signals();
+		ret = cgt_shrink(o.report, &r, &cfg, o.runs, cgt_cli_render);
+	}
 	cgt_cli_release(&cfg);
 	cgt_report_in_free(&r);
 	return ret;

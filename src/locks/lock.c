@@ -39,13 +39,15 @@ static struct cgt_lock_class *class_get(const char *name, bool sleeps)
 
 void cgt_lock_init(struct cgt_lock *lock, const struct cgt_lock_ops *ops, const char *name)
 {
+	const struct cgt_sync_ops *sync = cgt_sync();
+
 	memset(lock, 0, offsetof(struct cgt_lock, priv));
 	lock->ops = ops;
 	lock->name = name;
 	lock->class = class_get(name, ops->sleeps);
 	ops->init(lock);
-	if (cgt_sync())
-		cgt_sync()->lock_init(lock);
+	if (sync)
+		sync->lock_init(lock);
 }
 
 void cgt_lock_destroy(struct cgt_lock *lock)
@@ -113,6 +115,7 @@ static void writer_passed(struct cgt_lock_op *op, long reads0, long writes0)
 
 void cgt_lock_acquire(struct cgt_lock *lock, int side)
 {
+	const struct cgt_sync_ops *sync = cgt_sync();
 	struct cgt_thread *t = cgt_self;
 	struct cgt_lock_class *c = lock->class;
 	struct cgt_lock_op op = { .lock = lock, .side = side };
@@ -144,8 +147,8 @@ void cgt_lock_acquire(struct cgt_lock *lock, int side)
 		cgt_wait_begin_at(lock, lock->name,
 				  side == CGT_WRITE ? CGT_WAIT_WRITE : CGT_WAIT_READ, since);
 
-	if (cgt_sync())
-		cgt_sync()->lock_acquire(lock, side);
+	if (sync)
+		sync->lock_acquire(lock, side);
 	else if (side == CGT_WRITE)
 		lock->ops->write_lock(lock);
 	else
@@ -181,11 +184,12 @@ void cgt_lock_acquire(struct cgt_lock *lock, int side)
 
 void cgt_lock_release(struct cgt_lock *lock, int side)
 {
+	const struct cgt_sync_ops *sync = cgt_sync();
 	struct cgt_thread *t = cgt_self;
 	struct cgt_lock_op op = { .lock = lock, .side = side };
 
-	if (cgt_sync())
-		cgt_sync()->lock_release(lock, side);
+	if (sync)
+		sync->lock_release(lock, side);
 	else if (side == CGT_WRITE)
 		lock->ops->write_unlock(lock);
 	else
