@@ -410,6 +410,75 @@ Test(detect, hang_silent_when_rwsem_taken_outside_rcu)
 	cgt_lock_destroy(&c.lock);
 }
 
+/* ---- hang: de_thread's wait for its group ---- */
+
+/*
+ * de_thread waits for the other threads of its group to exit; the wait is judged by the one
+ * stall, like every other, but only while the group stands still: a sibling on its way out
+ * (passing marked points) keeps it from being a hang, while one that has gone silent, or a
+ * wakeup that never comes, is reported after one stall.
+ */
+struct group_ctx {
+	int group;		/* stands in for the signal_struct */
+	int sibling_moves;	/* the sibling passes marked points until stop */
+	int ready, stop;
+};
+
+static void *group_sibling(void *arg)
+{
+	struct group_ctx *c = arg;
+	struct cgt_thread self;
+
+	cgt_thread_register(&self, CGT_ROLE_ACTOR, 2);
+	cgt_thread_set_group(&c->group);
+	__atomic_store_n(&c->ready, 1, __ATOMIC_RELEASE);
+	while (!__atomic_load_n(&c->stop, __ATOMIC_ACQUIRE)) {
+		if (c->sibling_moves)
+			cgt_point(CGT_PT_LOOP, NULL);
+		sleep_ms(20);
+	}
+	cgt_thread_unregister(&self);
+	return NULL;
+}
+
+/* The exec-ing thread waits 3 stalls for its group; returns whether a hang was reported. */
+static bool group_wait(struct group_ctx *c)
+{
+	struct cgt_thread self;
+	pthread_t sib;
+	bool hung;
+
+	fresh_state();
+	start_detectors(0.5, 0);
+	cr_assert_eq(pthread_create(&sib, NULL, group_sibling, c), 0);
+	wait_flag_at_least(&c->ready, 1, NULL);
+	cgt_thread_register(&self, CGT_ROLE_ACTOR, 1);
+	cgt_thread_set_group(&c->group);
+	cgt_wait_begin(&c->group, "the other threads of the group to exit", CGT_WAIT_GROUP_EXIT);
+	sleep_ms(1500);
+	cgt_wait_end();
+	hung = cgt_failure_count(CGT_DET_HANG) > 0;
+	__atomic_store_n(&c->stop, 1, __ATOMIC_RELEASE);
+	cr_assert(join_within(sib, 10.0), "the sibling did not finish");
+	cgt_detect_stop();
+	cgt_thread_unregister(&self);
+	return hung;
+}
+
+Test(detect, hang_group_exit_wait_moving_group_is_silent)
+{
+	static struct group_ctx c = { .sibling_moves = 1 };
+
+	cr_assert_not(group_wait(&c), "a de_thread wait reported while its group still moved");
+}
+
+Test(detect, hang_group_exit_wait_silent_group_reported_after_one_stall)
+{
+	static struct group_ctx c = { .sibling_moves = 0 };
+
+	cr_assert(group_wait(&c), "a de_thread wait on a silent group for 3 stalls went unreported");
+}
+
 /* ---- starvation ---- */
 
 /*

@@ -54,6 +54,12 @@ void cgt_thread_register(struct cgt_thread *t, enum cgt_role role, int pid)
 	cgt_cover_counts = t->cover.n;
 }
 
+void cgt_thread_set_group(const void *group)
+{
+	if (cgt_self)
+		WRITE_ONCE(cgt_self->group, group);
+}
+
 void cgt_thread_copy(struct cgt_thread *dst, const struct cgt_thread *src)
 {
 	const long *s = (const long *)src;

@@ -55,6 +55,7 @@ struct cgt_thread {
 	int id;				/* harness thread number, never reused */
 	int role;			/* enum cgt_role */
 	int pid;			/* model tid, for an actor (changes on exec) */
+	const void *group;		/* an actor's thread group (its signal_struct), or NULL */
 	int parked;			/* held still by the driver: not hung */
 	int sched_id;			/* T<n> in a controlled run, else 0 */
 	uint64_t heartbeat_ns;		/* last marked point passed */
@@ -92,6 +93,8 @@ extern __thread struct cgt_thread *cgt_self;
 /* Registering a thread makes it visible to the detectors and gives it a ring. */
 void cgt_thread_register(struct cgt_thread *t, enum cgt_role role, int pid);
 void cgt_thread_unregister(struct cgt_thread *t);
+/* The thread group the calling actor belongs to, so a wait for the group can be judged. */
+void cgt_thread_set_group(const void *group);
 /* "driver", "actor", ...; "none", "read", "write", "grace period", "group exit" */
 const char *cgt_role_name(int role);
 const char *cgt_wait_name(int kind);

@@ -197,9 +197,30 @@ static bool lock_moved(const struct cgt_thread *t)
 }
 
 /*
- * One report per episode: every thread blocked past the stall is in its picture. An exec
- * waits for threads that may themselves wait in long queues: it gets five stalls, and a
- * thread that really hangs is reported for itself.
+ * Does the group @t waits for in de_thread still move? A thread of it that passed a marked
+ * point within the stall, or waits in a queue that moves, is on its way out; a group whose
+ * every thread is silent (or that has none left: a lost wakeup) does not.
+ */
+static bool group_moves(const struct cgt_thread *v, int n, const struct cgt_thread *t,
+			uint64_t now, uint64_t stall)
+{
+	if (t->wait_kind != CGT_WAIT_GROUP_EXIT)
+		return false;
+	for (int i = 0; i < n; i++) {
+		const struct cgt_thread *u = &v[i];
+
+		if (u == t || u->group != t->wait_obj)
+			continue;
+		if (cgt_age_ns(now, u->heartbeat_ns) <= stall || lock_moved(u))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * One report per episode: every thread blocked past the stall is in its picture. Every wait
+ * is judged by the one stall; a wait in a queue, or for a group, that still moves is not a
+ * hang, and a thread that really hangs in it is reported for itself.
  */
 static void hang_watch(const struct cgt_thread *v, int n, uint64_t now)
 {
@@ -210,8 +231,8 @@ static void hang_watch(const struct cgt_thread *v, int n, uint64_t now)
 		const struct cgt_thread *t = &v[i];
 
 		if (!t->wait_obj || t->parked || (t->wait_reported & CGT_REPORTED_HANG) ||
-		    cgt_age_ns(now, t->wait_since_ns) <=
-		    (t->wait_kind == CGT_WAIT_GROUP_EXIT ? 5 : 1) * stall || lock_moved(t))
+		    cgt_age_ns(now, t->wait_since_ns) <= stall || lock_moved(t) ||
+		    group_moves(v, n, t, now, stall))
 			continue;
 		cgt_thread_mark_wait(t->id, t->wait_since_ns, CGT_REPORTED_HANG);
 		if (hung < 0)

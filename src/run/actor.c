@@ -41,6 +41,7 @@ static void *actor_main(void *arg)
 	me = a->task;
 	cgt_rcu_register_thread();
 	cgt_thread_register(&a->state, CGT_ROLE_ACTOR, READ_ONCE(me->pid));
+	cgt_thread_set_group(me->signal);
 	if (cgt_sched_on())
 		cgt_sched_enter(&a->ent);
 	for (;;) {
