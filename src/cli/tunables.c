@@ -213,17 +213,14 @@ int cgt_tunables_run_parse(struct tunable_set *sets, size_t nsets, void (*help)(
 	int ret = cgt_tunables_sets_parse(sets, nsets, help, argc, argv);
 
 	/*
-	 * Without --swarm, a dimension's own option pins it, and a controlled run keeps one
-	 * configuration (explore varies its schedules by seed; --swarm on draws phases there
-	 * too). The rerun command always names --swarm, so it repeats the same phases.
+	 * Without --swarm, a dimension's own option pins it. The rerun command always names
+	 * --swarm, so it repeats the same phases.
 	 */
 	for (size_t i = 0; !ret && i < nsets; i++) {
 		struct cgt_run_config *run = sets[i].cfg;
 
 		if (sets[i].table != tunables || cgt_tunables_given(&sets[i], "swarm"))
 			continue;
-		if (run->sched)
-			run->swarm = 0;
 		for (int d = 0; d < CGT_NR_SWARM_DIMS; d++)
 			if (cgt_tunables_given(&sets[i], cgt_swarm_dim_names[d]))
 				run->swarm &= ~(1u << d);

@@ -21,14 +21,14 @@
 	  "it and the walk never ended (0c740d0afc3b, Linux 3.14)",	\
 	  "for_each_thread from the same thread: the head lives in signal_struct",	\
 	  "--swarm off --perturb 100 --threads 64",	\
-	  "--sched random --threads 8 --steps 5000")	\
+	  "--swarm off --sched random --threads 8 --steps 5000")	\
 	X(WALK_LEADER_EXEC, "walk-leader-exec", LIVELOCK, "plain",	\
 	  "while_each_thread from the group leader survives exits (the leader stays a "	\
 	  "zombie) but not an exec: de_thread makes another thread leader and releases "	\
 	  "the old one (0c740d0afc3b: \"it can exec\")",	\
 	  "for_each_thread from the leader",	\
 	  "--swarm off --perturb 100 --threads 64 --mix fork=35,exec=10,exit=15,migrate=5,observe=35",	\
-	  "--sched pct --depth 3 --threads 8 --steps 5000 --mix "	\
+	  "--swarm off --sched pct --depth 3 --threads 8 --steps 5000 --mix "	\
 	  "fork=35,exec=10,exit=15,migrate=5,observe=35")	\
 	X(NO_PID_ALIVE, "no-pid-alive", ASAN, "asan",	\
 	  "next_tid (fs/proc/base.c) steps from a thread held only by reference; without "	\
@@ -36,14 +36,14 @@
 	  "->thread_group.next can name a thread freed since",	\
 	  "pid_alive() checked under rcu_read_lock before next_thread()",	\
 	  "--swarm off --perturb 100 --threads 64",	\
-	  "--sched pct --depth 3 --threads 8 --steps 5000")	\
+	  "--swarm off --sched pct --depth 3 --threads 8 --steps 5000")	\
 	X(ATTACH_NO_THREADGROUP_LOCK, "attach-no-threadgroup-lock", INVARIANT, "plain",	\
 	  "cgroup_attach_task of a whole process needs threadgroup_lock "	\
 	  "(signal->group_rwsem); without it a thread forked during the move is linked to"	\
 	  " the old css_set and the process is split across cgroups",	\
 	  "threadgroup_lock held across the snapshot and the move",	\
 	  "--swarm off --perturb 50 --mix fork=35,exec=2,exit=20,migrate=30,observe=13",	\
-	  "--sched random --threads 8 --steps 5000 --mix "	\
+	  "--swarm off --sched random --threads 8 --steps 5000 --mix "	\
 	  "fork=35,exec=2,exit=20,migrate=30,observe=13")	\
 	X(RWSEM_INSIDE_RCU, "rwsem-inside-rcu", HANG, "plain",	\
 	  "96d365e0b86e made css_set_lock an rwsem: a reader taking it inside "	\
@@ -51,28 +51,28 @@
 	  " (task_cgroup_path had to take the rwsem first)",	\
 	  "the rwsem taken before rcu_read_lock; css_sets freed with call_rcu",	\
 	  "--swarm off --css-lock rwsem --stall 0.5",	\
-	  "--sched pct --depth 3 --threads 8 --steps 5000 --css-lock rwsem")	\
+	  "--swarm off --sched pct --depth 3 --threads 8 --steps 5000 --css-lock rwsem")	\
 	X(READER_PREF_RWLOCK, "reader-pref-rwlock", STARVATION, "plain",	\
 	  "a reader-preferring tasklist_lock lets overlapping readers starve a writer "	\
 	  "(the article's tasklist_lock concern; the 2012 memcg id_lock softlockup in "	\
 	  "cgroup_mkdir behind 19 readers)",	\
 	  "a writer-preferring rwlock (queued rwlock) for tasklist_lock",	\
 	  "--swarm off --perturb 300 --walkers 12 --starve 0.5",	\
-	  "--sched random --threads 8 --steps 5000 --walkers 12")	\
+	  "--swarm off --sched random --threads 8 --steps 5000 --walkers 12")	\
 	X(CSET_WALK_UNLOCKED, "cset-walk-unlocked", TSAN, "tsan",	\
 	  "a css_set's task list (cg_list) walked without css_set_lock races with a "	\
 	  "migration's list_move and can wander into another css_set (css_task_iter_start"	\
 	  " takes the lock for reading)",	\
 	  "css_task_iter holds css_set_lock for reading",	\
 	  "--swarm off",	\
-	  "--sched random --threads 8 --steps 5000")	\
+	  "--swarm off --sched random --threads 8 --steps 5000")	\
 	X(CSS_TASK_ITER_BLOCK, "css-task-iter-block", HANG, "plain",	\
 	  "the deadlock risk 96d365e0b86e accepted: a css_task_iter callback that sleeps "	\
 	  "on a mutex while holding css_set_rwsem for reading, while the mutex's holder "	\
 	  "wants the rwsem for writing",	\
 	  "the callback does not block inside the iteration",	\
 	  "--swarm off --stall 0.5 --mix fork=35,exec=2,exit=20,migrate=20,observe=23",	\
-	  "--sched random --threads 8 --steps 5000 --mix "	\
+	  "--swarm off --sched random --threads 8 --steps 5000 --mix "	\
 	  "fork=35,exec=2,exit=20,migrate=20,observe=23")
 
 enum cgt_bug {
