@@ -667,6 +667,77 @@ Test(detect, starvation_silent_for_writer_preferring_rwlock)
 	cgt_lock_destroy(&c.lock);
 }
 
+/*
+ * A variant that promises FIFO says when its writer has queued (cgt_lock_writer_queued); a
+ * read asked for after that which still gets in first is reported at once, with no wait
+ * growing long. The leaky variant here marks its writer queued, then holds it back while
+ * letting every reader in: the broken promise of a fast path that forgets the waiting bit.
+ * (The twin above, the real rwlock with its writer queued again and again while the readers
+ * hand over, must stay silent.)
+ */
+static int leaky_writer_may_go;
+
+static void leaky_init(struct cgt_lock *lock) { (void)lock; }
+static void leaky_nop(struct cgt_lock *lock) { (void)lock; }
+
+static void leaky_write_lock(struct cgt_lock *lock)
+{
+	cgt_lock_writer_queued(lock);
+	wait_flag_at_least(&leaky_writer_may_go, 1, NULL);
+}
+
+static const struct cgt_lock_ops leaky_rwlock_ops = {
+	.name = "leaky-rwlock", .desc = "FIFO promised, readers let past", .shared = true,
+	.policy = CGT_POLICY_FIFO, .init = leaky_init, .read_lock = leaky_nop,
+	.read_unlock = leaky_nop, .write_lock = leaky_write_lock, .write_unlock = leaky_nop,
+};
+
+static struct cgt_lock leaky_lock;
+
+static void *leaky_writer(void *arg)
+{
+	struct cgt_thread self;
+
+	(void)arg;
+	cgt_thread_register(&self, CGT_ROLE_ACTOR, 2);
+	cgt_write_lock(&leaky_lock);
+	cgt_write_unlock(&leaky_lock);
+	cgt_thread_unregister(&self);
+	return NULL;
+}
+
+Test(detect, starvation_read_passing_a_queued_writer_reported_at_once)
+{
+	struct cgt_thread self;
+	struct cgt_failure f;
+	pthread_t w;
+
+	fresh_state();
+	start_detectors(60, 60);	/* no wait may grow long enough to be starved */
+	cgt_lock_init(&leaky_lock, &leaky_rwlock_ops, "test_fifo_lock");
+	cgt_thread_register(&self, CGT_ROLE_ACTOR, 1);
+	cgt_read_lock(&leaky_lock);	/* asked before any writer queued: no report */
+	cgt_read_unlock(&leaky_lock);
+	cr_assert_eq(cgt_failure_count(CGT_DET_STARVATION), 0);
+	cr_assert_eq(pthread_create(&w, NULL, leaky_writer, NULL), 0);
+	while (__atomic_load_n(&leaky_lock.writer_queued_at, __ATOMIC_ACQUIRE) < 0)
+		nap();
+	cgt_read_lock(&leaky_lock);
+	cgt_read_unlock(&leaky_lock);
+	__atomic_store_n(&leaky_writer_may_go, 1, __ATOMIC_RELEASE);
+	cr_assert(join_within(w, 10.0), "the writer did not finish");
+	cr_assert_eq(leaky_lock.writer_queued_at, -1, "the writer's mark outlived its wait");
+	cgt_read_lock(&leaky_lock);	/* the writer got in and left: no second report */
+	cgt_read_unlock(&leaky_lock);
+	cgt_detect_stop();
+	cgt_thread_unregister(&self);
+	cr_assert_eq(cgt_failure_count(CGT_DET_STARVATION), 1);
+	cr_assert(first_failure(CGT_DET_STARVATION, &f));
+	cr_assert(strstr(f.summary, "test_fifo_lock") && strstr(f.summary, "queued"),
+		  "summary: %s", f.summary);
+	cgt_lock_destroy(&leaky_lock);
+}
+
 /* ---- livelock ---- */
 
 /*

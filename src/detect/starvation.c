@@ -14,12 +14,27 @@
 
 static uint64_t starve_ns;
 static bool controlled;
+static int passed_queued_reported;
 
 static int starvation_start(const struct cgt_detect_config *cfg)
 {
 	starve_ns = (uint64_t)(cfg->starve * 1e9);
 	controlled = cfg->controlled;
+	passed_queued_reported = 0;
 	return 0;
+}
+
+/*
+ * A fair lock let a read in before the writer queued ahead of it: no wait needs to grow long
+ * to show it, one such read breaks the variant's promise (reported once a run).
+ */
+static void passed_queued(const struct cgt_lock_op *op, struct cgt_thread *t)
+{
+	if (__atomic_exchange_n(&passed_queued_reported, 1, __ATOMIC_RELAXED))
+		return;
+	cgt_fail(CGT_DET_STARVATION, t ? t->id : 0, NULL,
+		 "a read of %s (%s: %s) got in before a writer that had queued before it asked",
+		 op->lock->name, op->lock->ops->name, op->lock->ops->desc);
 }
 
 /* A writer got in: was it passed over for too long, or by too many? */
@@ -28,6 +43,8 @@ static void starvation_point(enum cgt_point_id id, const void *obj)
 	const struct cgt_lock_op *op = obj;
 	struct cgt_thread *t = cgt_self;
 
+	if (id == CGT_PT_LOCK_HELD && op->passed_queued)
+		passed_queued(op, t);
 	if (id != CGT_PT_LOCK_HELD || op->side != CGT_WRITE || op->writes_passed ||
 	    !op->reads_passed)
 		return;

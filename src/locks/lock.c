@@ -42,6 +42,7 @@ void cgt_lock_init(struct cgt_lock *lock, const struct cgt_lock_ops *ops, const 
 	const struct cgt_sync_ops *sync = cgt_sync();
 
 	memset(lock, 0, offsetof(struct cgt_lock, priv));
+	lock->writer_queued_at = -1;
 	lock->ops = ops;
 	lock->name = name;
 	lock->class = class_get(name, ops->sleeps);
@@ -113,6 +114,43 @@ static void writer_passed(struct cgt_lock_op *op, long reads0, long writes0)
 	stat_max(&c->worst_writer_passed, (uint64_t)op->reads_passed);
 }
 
+/* The lock whose queue this thread's writer joined, and the mark it left there. */
+static __thread struct cgt_lock *queued_lock;
+static __thread long queued_mark;
+
+void cgt_lock_writer_queued(struct cgt_lock *lock)
+{
+	/* ordered after the variant's own store that turns new readers away */
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	queued_mark = __atomic_load_n(&lock->read_asks, __ATOMIC_SEQ_CST);
+	queued_lock = lock;
+	__atomic_store_n(&lock->writer_queued_at, queued_mark, __ATOMIC_SEQ_CST);
+}
+
+/* The writer that queued got in: readers may come first again (unless another has queued). */
+static void writer_unqueue(struct cgt_lock *lock)
+{
+	long mark = queued_mark;
+
+	if (queued_lock != lock)
+		return;
+	queued_lock = NULL;
+	__atomic_compare_exchange_n(&lock->writer_queued_at, &mark, -1, false, __ATOMIC_SEQ_CST,
+				    __ATOMIC_RELAXED);
+}
+
+/*
+ * A reader that holds the lock while a writer's mark stands has got in before that writer
+ * (which cannot hold the lock with it, nor leave before it takes its mark down): if it asked
+ * after the mark was set, it passed a queued writer.
+ */
+static bool passed_queued_writer(struct cgt_lock *lock, long asked)
+{
+	long mark = __atomic_load_n(&lock->writer_queued_at, __ATOMIC_SEQ_CST);
+
+	return mark >= 0 && asked > mark;
+}
+
 void cgt_lock_acquire(struct cgt_lock *lock, int side)
 {
 	const struct cgt_sync_ops *sync = cgt_sync();
@@ -129,7 +167,7 @@ void cgt_lock_acquire(struct cgt_lock *lock, int side)
 	 * preempted, perturbed or switched away from, came before it asked), and from the reads
 	 * asked for rather than taken: readers queued ahead of it (a FIFO lock) do not pass it.
 	 */
-	reads0 = side == CGT_READ ? __atomic_add_fetch(&lock->read_asks, 1, __ATOMIC_RELAXED) :
+	reads0 = side == CGT_READ ? __atomic_add_fetch(&lock->read_asks, 1, __ATOMIC_SEQ_CST) :
 				    __atomic_load_n(&lock->read_asks, __ATOMIC_RELAXED);
 	writes0 = __atomic_load_n(&lock->writes, __ATOMIC_RELAXED);
 	if (t) {
@@ -157,9 +195,11 @@ void cgt_lock_acquire(struct cgt_lock *lock, int side)
 	waited = cgt_clock_ns() - since;
 	op.waited_ns = waited;
 	if (side == CGT_WRITE) {
+		writer_unqueue(lock);
 		writer_passed(&op, reads0, writes0);
 		__atomic_fetch_add(&lock->writes, 1, __ATOMIC_RELAXED);
 	} else {
+		op.passed_queued = !sync && passed_queued_writer(lock, reads0);
 		__atomic_fetch_add(&lock->reads, 1, __ATOMIC_RELAXED);
 	}
 	if (t)

@@ -66,6 +66,7 @@ static void rwlock_write_lock(struct cgt_lock *lock)
 		return;
 	ticket_lock(&q->wait_lock);
 	__atomic_fetch_or(&q->cnts, QW_WAITING, __ATOMIC_RELAXED);
+	cgt_lock_writer_queued(lock);
 	for (;;) {
 		c = QW_WAITING;
 		if (__atomic_compare_exchange_n(&q->cnts, &c, QW_LOCKED, true, __ATOMIC_ACQUIRE,
