@@ -254,3 +254,26 @@ Test(walk, fill_stats_for_tgid_counts_group)
 	cr_assert_eq(w.steps, 0);
 	model_shutdown();
 }
+
+/*
+ * get_task_struct/put_task_struct check the count as refcount_t does (4.11): a reference taken
+ * on a task whose last one is gone, or given back once too often, is a use after free,
+ * reported as an invariant before the freed memory is used further.
+ */
+Test(walk, task_refcount_addition_on_zero_and_underflow_reported)
+{
+	struct task t;
+	struct cgt_failure f[2];
+
+	memset(&t, 0, sizeof(t));
+	cgt_failures_reset();
+	get_task_struct(&t);		/* on 0: the last reference was gone */
+	cr_assert_eq(cgt_failure_count(CGT_DET_INVARIANT), 1, "addition on 0 not reported");
+	t.usage = 0;
+	put_task_struct(&t);		/* below 0: no free, a report */
+	cr_assert_eq(cgt_failure_count(CGT_DET_INVARIANT), 2, "underflow not reported");
+	cr_assert_eq(cgt_failures_get(f, 2), 2);
+	cr_assert(strstr(f[0].summary, "addition on 0"), "%s", f[0].summary);
+	cr_assert(strstr(f[1].summary, "underflow"), "%s", f[1].summary);
+	cgt_failures_reset();
+}

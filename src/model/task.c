@@ -4,10 +4,20 @@
 
 #include "model.h"
 #include "cgroup_internal.h"
+#include "../base/quarantine.h"
 
+/*
+ * As refcount_t (4.11) checks every task_struct reference: taking one on a task whose last
+ * reference is gone is a use after free, seen before the freed memory is touched further
+ * (in the plain build the memory is still poisoned and held back, base/quarantine.h).
+ */
 void get_task_struct(struct task *t)
 {
-	atomic_inc(&t->usage);
+	int old = __atomic_fetch_add(&t->usage, 1, __ATOMIC_RELAXED);
+
+	if (unlikely(old <= 0 || old == CGT_POISON_INT))
+		cgt_violation("refcount_t: addition on 0; use-after-free: get_task_struct on a "
+			      "task whose last reference is gone (count %d)", old);
 }
 
 /* free_signal_struct: the last task of the group is gone. */
@@ -16,25 +26,30 @@ void free_signal_struct(struct signal_struct *sig)
 	cgt_lock_destroy(&sig->group_rwsem);
 	pthread_mutex_destroy(&sig->siglock);
 	pthread_cond_destroy(&sig->group_exit_wait);
-	free(sig);
+	cgt_free_poisoned(sig, sizeof(*sig));
 	cgt_model_count(&cgt_live.signals, -1);
 }
 
-/* __put_task_struct: memory goes back for real, so the ASan build sees a late access. */
+/* __put_task_struct: memory goes back (poisoned first in the plain build). */
 static void __put_task_struct(struct task *t)
 {
 	struct signal_struct *sig = t->signal;
 
 	if (sig && atomic_dec_and_test(&sig->sigcnt))
 		free_signal_struct(sig);
-	free(t);
+	cgt_free_poisoned(t, sizeof(*t));
 	cgt_model_count(&cgt_live.tasks, -1);
 }
 
 void put_task_struct(struct task *t)
 {
-	if (atomic_dec_and_test(&t->usage))
+	int left = __atomic_sub_fetch(&t->usage, 1, __ATOMIC_ACQ_REL);
+
+	if (!left)
 		__put_task_struct(t);
+	else if (unlikely(left < 0 || left == CGT_POISON_INT - 1))
+		cgt_violation("refcount_t: underflow; use-after-free: put_task_struct on a task "
+			      "whose last reference is gone (count %d)", left);
 }
 
 /* thread_group_empty: the ring holds the task alone (3.14: list_empty(&p->thread_group)). */
