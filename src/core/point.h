@@ -16,6 +16,7 @@
 	X(LOCK_HELD,		"took a lock")				\
 	X(LOCK_RELEASE,		"released a lock")			\
 	X(RCU_ENTER,		"entered an RCU read-side section")	\
+	X(RCU_EXIT,		"left its RCU read-side section")	\
 	X(WALK_START,		"starts a thread-group walk")		\
 	X(WALK_STEP,		"steps to the next thread")		\
 	X(FORK_ALLOC,		"copy_process: task allocated")		\

@@ -56,6 +56,12 @@ void rcu_read_unlock(void)
 	if (s)
 		s->rcu_read_unlock();
 	urcu_memb_read_unlock();
+	/*
+	 * Past the outermost unlock, what was found under RCU may be freed at any moment: the
+	 * window a reference taken too late falls into, for perturbation and the scheduler.
+	 */
+	if (!rcu_depth)
+		cgt_point(CGT_PT_RCU_EXIT, NULL);
 }
 
 void call_rcu(struct rcu_head *head, void (*func)(struct rcu_head *head))

@@ -23,7 +23,8 @@ static __thread int perturb_rng_for;	/* the thread id the generator was seeded f
 /*
  * @max_ns: the longest delay at this point. Most points get a short one (to 200 us); a
  * walker under rcu_read_lock may be preempted (PREEMPT_RCU) for longer, but not so long
- * that grace periods stall (2 ms); filldir copies to user space and may fault on a page
+ * that grace periods stall (2 ms), and so may a task just out of its read-side section
+ * (2 ms: what it found there may be freed meanwhile); filldir copies to user space and may fault on a page
  * that must be read in, the longest sleep (20 ms, past liburcu's 10 ms callback batching).
  */
 static void perturb(long max_ns)
@@ -96,11 +97,18 @@ static void record_point(enum cgt_point_id id, const void *obj)
 	cgt_event_record(id, -1, pid, name);
 out:
 	cgt_detect_point(id, obj);
-	if (cgt_sched_on())
-		cgt_sched_point(id);
+	/*
+	 * The end of a read-side section is a window for perturbation only: one point in nine
+	 * of a controlled run, it would thin out the decisions a schedule's budget has for the
+	 * locks and steps, where the catalogue's bugs are found.
+	 */
+	if (cgt_sched_on()) {
+		if (id != CGT_PT_RCU_EXIT)
+			cgt_sched_point(id);
+	}
 	else if (READ_ONCE(perturb_permille))
-		perturb(id == CGT_PT_READDIR_STEP ? 20000000 : id == CGT_PT_WALK_STEP ? 2000000 :
-			200000);
+		perturb(id == CGT_PT_READDIR_STEP ? 20000000 :
+			id == CGT_PT_WALK_STEP || id == CGT_PT_RCU_EXIT ? 2000000 : 200000);
 	cgt_detect_resume(id, obj);
 }
 
