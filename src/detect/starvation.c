@@ -25,16 +25,26 @@ static int starvation_start(const struct cgt_detect_config *cfg)
 }
 
 /*
- * A fair lock let a read in before the writer queued ahead of it: no wait needs to grow long
- * to show it, one such read breaks the variant's promise (reported once a run).
+ * Reads got in before the writer that had queued before they asked: on a lock that promises
+ * queued writers to later readers one such read breaks the promise; on a reader-first lock,
+ * CGT_STARVE_PASSES of them past one writer are its starvation, whether or not the readers
+ * keep it out for a whole --starve. Reported once a run.
  */
 static void passed_queued(const struct cgt_lock_op *op, struct cgt_thread *t)
 {
-	if (__atomic_exchange_n(&passed_queued_reported, 1, __ATOMIC_RELAXED))
+	bool fair = op->lock->ops->policy != CGT_POLICY_READER_FIRST;
+
+	if (op->passed_queued != (fair ? 1 : CGT_STARVE_PASSES) ||
+	    __atomic_exchange_n(&passed_queued_reported, 1, __ATOMIC_RELAXED))
 		return;
-	cgt_fail(CGT_DET_STARVATION, t ? t->id : 0, NULL,
-		 "a read of %s (%s: %s) got in before a writer that had queued before it asked",
-		 op->lock->name, op->lock->ops->name, op->lock->ops->desc);
+	if (fair)
+		cgt_fail(CGT_DET_STARVATION, t ? t->id : 0, NULL,
+			 "a read of %s (%s: %s) got in before a writer that had queued before it asked",
+			 op->lock->name, op->lock->ops->name, op->lock->ops->desc);
+	else
+		cgt_fail(CGT_DET_STARVATION, t ? t->id : 0, NULL,
+			 "%ld reads of %s (%s) got in past one queued writer, each asked for after it had queued",
+			 op->passed_queued, op->lock->name, op->lock->ops->name);
 }
 
 /* A writer got in: was it passed over for too long, or by too many? */

@@ -124,6 +124,7 @@ void cgt_lock_writer_queued(struct cgt_lock *lock)
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
 	queued_mark = __atomic_load_n(&lock->read_asks, __ATOMIC_SEQ_CST);
 	queued_lock = lock;
+	__atomic_store_n(&lock->passed_queued, 0, __ATOMIC_RELAXED);
 	__atomic_store_n(&lock->writer_queued_at, queued_mark, __ATOMIC_SEQ_CST);
 }
 
@@ -135,8 +136,9 @@ static void writer_unqueue(struct cgt_lock *lock)
 	if (queued_lock != lock)
 		return;
 	queued_lock = NULL;
-	__atomic_compare_exchange_n(&lock->writer_queued_at, &mark, -1, false, __ATOMIC_SEQ_CST,
-				    __ATOMIC_RELAXED);
+	if (__atomic_compare_exchange_n(&lock->writer_queued_at, &mark, -1, false,
+					__ATOMIC_SEQ_CST, __ATOMIC_RELAXED))
+		__atomic_store_n(&lock->passed_queued, 0, __ATOMIC_RELAXED);
 }
 
 /*
@@ -199,7 +201,9 @@ void cgt_lock_acquire(struct cgt_lock *lock, int side)
 		writer_passed(&op, reads0, writes0);
 		__atomic_fetch_add(&lock->writes, 1, __ATOMIC_RELAXED);
 	} else {
-		op.passed_queued = !sync && passed_queued_writer(lock, reads0);
+		if (!sync && passed_queued_writer(lock, reads0))
+			op.passed_queued = __atomic_add_fetch(&lock->passed_queued, 1,
+							      __ATOMIC_RELAXED);
 		__atomic_fetch_add(&lock->reads, 1, __ATOMIC_RELAXED);
 	}
 	if (t)

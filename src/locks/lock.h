@@ -70,7 +70,8 @@ struct cgt_lock {
 	long reads;		/* read acquisitions of this instance */
 	long writes;		/* write acquisitions of this instance */
 	long read_asks;		/* readers that asked for it: at least reads, by those waiting */
-	long writer_queued_at;	/* read_asks when a fair variant's writer queued, or -1 */
+	long writer_queued_at;	/* read_asks when a variant's writer queued, or -1 */
+	long passed_queued;	/* reads that asked after that and got in before it */
 	bool dynamic;		/* freed during the run (group_rwsem): watchdogs must not touch it */
 	_Alignas(16) unsigned char priv[CGT_LOCK_PRIV_SIZE];
 };
@@ -90,15 +91,17 @@ struct cgt_lock_op {
 	uint64_t waited_ns;		/* LOCK_HELD: how long the wait lasted */
 	long reads_passed;		/* LOCK_HELD, a writer: reads that got in meanwhile */
 	long writes_passed;		/* and writes */
-	bool passed_queued;		/* LOCK_HELD, a reader: it asked after a writer had
-					 * queued, and got in first */
+	long passed_queued;		/* LOCK_HELD, a reader that asked after a writer had
+					 * queued and got in first: how many have, this one
+					 * included; else 0 */
 };
 
 /*
- * A variant that promises queued writers to later readers (a FIFO or writer-first policy)
- * says when its writer has queued, at the point past which its own code keeps new readers
- * out: a read asked for after it that still gets in first breaks the promise (the check
- * inside the variant's window that perturbation and swarm runs cannot otherwise see).
+ * A shared variant says when its writer has queued: for one that promises queued writers to
+ * later readers (a FIFO or writer-first policy), at the point past which its own code keeps
+ * new readers out. A read asked for after it that still gets in first breaks that promise (a
+ * check inside the variant's window, which no wait growing long need show); on a
+ * reader-first variant such reads are counted, the measure of how far readers starve it.
  */
 void cgt_lock_writer_queued(struct cgt_lock *lock);
 

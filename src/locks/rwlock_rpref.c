@@ -53,6 +53,8 @@ static void rpref_write_lock(struct cgt_lock *lock)
 		if (__atomic_compare_exchange_n(&rw->cnts, &c, RP_WRITER, true, __ATOMIC_ACQUIRE,
 						__ATOMIC_RELAXED))
 			return;
+		if (!spins)
+			cgt_lock_writer_queued(lock);	/* waiting: readers go on past */
 		spin_wait(&spins);
 	}
 }
