@@ -413,8 +413,10 @@ int cgroup_task_count(const struct cgroup *cgrp)
 	int count = 0;
 
 	cgt_read_lock(&css_set_lock);
-	cds_list_for_each_entry(link, &cgrp->cset_links, cset_link)
+	cds_list_for_each_entry(link, &cgrp->cset_links, cset_link) {
+		check_cset_link_locked(link, cgrp);
 		count += READ_ONCE(link->cset->refcount) - (link->cset == &init_css_set);
+	}
 	cgt_read_unlock(&css_set_lock);
 	return count;
 }
@@ -447,6 +449,9 @@ struct task *css_task_iter_next(struct css_task_iter *it)
 		it->task_pos = it->task_pos ? it->task_pos->next : link->cset->tasks.next;
 		if (it->task_pos != &link->cset->tasks) {
 			cgt_point(CGT_PT_ITER_STEP, it);
+			if (it->locked)
+				check_cset_task_locked(link->cset, container_of(it->task_pos,
+									       struct task, cg_list));
 			/* css-task-iter-block: the iteration's callback sleeps on a mutex */
 			if (cgt_bug(CGT_BUG_CSS_TASK_ITER_BLOCK)) {
 				cgt_write_lock(&cgroup_mutex);

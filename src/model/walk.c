@@ -97,6 +97,7 @@ static struct task *walk_visit(struct cgt_walk *w, struct task *t)
 			cgt_cover(CGT_PATH_WALK_START_GONE);
 		return NULL;
 	}
+	check_walk_visit(w->start, t);
 	w->steps++;
 	if (self)
 		WRITE_ONCE(self->walk_steps, w->steps);
@@ -261,6 +262,9 @@ int cgt_pgrp_walk(int pgid, long *nr)
 	if (pid) {
 		cds_hlist_for_each_rcu(pos, &pid->tasks[PIDTYPE_PGID]) {
 			cgt_point(CGT_PT_PGRP_STEP, NULL);
+			check_pid_task_locked(pid, container_of(pos, struct task,
+								pids[PIDTYPE_PGID].node),
+					      PIDTYPE_PGID);
 			++*nr;
 		}
 	}
@@ -282,6 +286,7 @@ long cgt_all_process_walk(void)
 	rcu_read_lock();
 	cds_list_for_each_entry_rcu(p, &init_task.tasks, tasks) {
 		cgt_point(CGT_PT_PGRP_STEP, NULL);
+		check_process_locked(p);
 		nr++;
 	}
 	rcu_read_unlock();

@@ -1,0 +1,79 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Checks inside the windows: what a reader can verify with no more than the locks it holds,
+ * checked where it reads, while every other thread runs, rather than only with the model held
+ * still (invariants.c). Each rests on one locking rule of the kernel; a check that fires
+ * says which rule was broken, by a writer that changed the state without the lock, or by a
+ * reader that looked at freed memory (in the plain build, poisoned: base/quarantine.h).
+ *
+ *   RCU                 task->signal is set by copy_process and never changes, and a walk
+ *                       reaches only threads of its own group, live or just unhashed:
+ *                       every thread a walk visits shares its start thread's signal.
+ *   tasklist_lock (r)   the process list, leadership and the thread count change only under
+ *                       it for writing (copy_process, __unhash_process, de_thread): a
+ *                       process on init_task.tasks leads its group, and its thread_head
+ *                       holds exactly signal->nr_threads threads; a task on a pid's list
+ *                       for a type is linked to that pid for it (attach_pid, change_pid).
+ *   css_set_lock        a task joins, leaves and changes css_set only under it for writing
+ *                       (cgroup_post_fork, cgroup_exit, cgroup_task_migrate), and the last
+ *                       reference unlinks a css_set under it (put_css_set): a task on a
+ *                       css_set's list points to it, and a linked css_set is referenced and
+ *                       belongs to the cgroup its link names.
+ */
+#include "model.h"
+#include "cgroup_internal.h"
+
+void check_walk_visit(const struct task *start, const struct task *t)
+{
+	const struct signal_struct *sig = READ_ONCE(start->signal), *its = READ_ONCE(t->signal);
+
+	if (unlikely(its != sig))
+		cgt_violation("under RCU: a walk of tgid %d's threads reached a thread with "
+			      "another signal_struct (%p, not %p): freed, or on the wrong list",
+			      READ_ONCE(start->pid), (const void *)its, (const void *)sig);
+}
+
+void check_process_locked(struct task *p)
+{
+	struct signal_struct *sig = p->signal;
+	struct task *t;
+	int n = 0;
+
+	if (unlikely(p->group_leader != p))
+		cgt_violation("under tasklist_lock: tid %d is on the process list but does not "
+			      "lead its group (its leader: tid %d)", READ_ONCE(p->pid),
+			      READ_ONCE(p->group_leader->pid));
+	cds_list_for_each_entry(t, &sig->thread_head, thread_node)
+		n++;
+	if (unlikely(n != sig->nr_threads))
+		cgt_violation("under tasklist_lock: tgid %d's thread_head holds %d threads, "
+			      "its nr_threads says %d", READ_ONCE(p->pid), n, sig->nr_threads);
+}
+
+void check_pid_task_locked(const struct pid *pid, const struct task *t, enum pid_type type)
+{
+	if (unlikely(t->pids[type].pid != pid))
+		cgt_violation("under tasklist_lock: tid %d is on pid %d's list of type %d but "
+			      "linked to another pid", READ_ONCE(t->pid), pid->nr, (int)type);
+}
+
+void check_cset_task_locked(const struct css_set *cset, const struct task *t)
+{
+	if (unlikely(rcu_dereference(t->cgroups) != cset))
+		cgt_violation("under css_set_lock: tid %d is on a css_set's task list but its "
+			      "->cgroups points to another css_set", READ_ONCE(t->pid));
+	if (unlikely(READ_ONCE(cset->refcount) < 1))
+		cgt_violation("under css_set_lock: a css_set with tasks on its list has refcount %d",
+			      READ_ONCE(cset->refcount));
+}
+
+void check_cset_link_locked(const struct cgrp_cset_link *link, const struct cgroup *cgrp)
+{
+	if (unlikely(link->cgrp != cgrp || link->cset->subsys[cgrp->hierarchy] != cgrp))
+		cgt_violation("under css_set_lock: a cgrp_cset_link on %s's list names another "
+			      "cgroup, or its css_set is in another", cgrp->name);
+	if (unlikely(READ_ONCE(link->cset->refcount) < 1))
+		cgt_violation("under css_set_lock: %s links a css_set of refcount %d, whose "
+			      "last reference should have unlinked it", cgrp->name,
+			      READ_ONCE(link->cset->refcount));
+}
