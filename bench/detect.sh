@@ -5,6 +5,7 @@
 # reader-preferring lock) are caught at default settings. Over many seeds; asserts nothing.
 # Usage: bench/detect.sh BUILD_DIR [SEEDS] [BUDGET_SECONDS]
 #   CGT_BENCH_BUGS="a b": only those bugs, and no known-bad configurations
+#   CGT_BENCH_DEFAULTS=1: the defaults column alone (a quarter of the time; the others "not run")
 set -u
 dir=${1:?usage: bench/detect.sh BUILD_DIR [SEEDS] [BUDGET]}
 seeds=${2:-20}
@@ -21,6 +22,7 @@ time_to() {
 
 # stats: "caught/total median worst" from a file of times (one per line, "-" for a miss)
 stats() {
+	[ -s "$1" ] || { printf '%-20s' 'not run'; return; }
 	awk -v n="$seeds" '
 		$1 != "-" { t[++c] = $1 }
 		END {
@@ -48,6 +50,7 @@ while IFS="$(printf '\037')" read -r bug det build options _explore; do
 	for i in $(seq 1 "$seeds"); do
 		seed=$((base + i))
 		for mode in d p u; do
+			[ "$mode" = d ] || [ -z "${CGT_BENCH_DEFAULTS:-}" ] || continue
 			o=$options
 			[ "$mode" = u ] && o=$plain_opts
 			[ "$mode" = d ] && o=""
@@ -57,6 +60,7 @@ while IFS="$(printf '\037')" read -r bug det build options _explore; do
 			t=$(time_to "$log" "$det")
 			echo "${t:--}" >>"$out/$mode"
 		done
+		[ -n "${CGT_BENCH_DEFAULTS:-}" ] && { twin=-; continue; }
 		# shellcheck disable=SC2086
 		"$bin" run $options --seed "$seed" --duration "$budget" --quiet --out "$out/r" \
 			>"$log" 2>&1
@@ -66,7 +70,7 @@ while IFS="$(printf '\037')" read -r bug det build options _explore; do
 		[ "${n:-1}" != 0 ] || [ "$r" != 0 ] &&
 			echo "twin of $bug, seed $seed: $(grep -m1 '^  \[' "$log")" >>"$out/twins"
 	done
-	printf '%-27s %-11s %-5s | %s | %s | %s | %d\n' "$bug" "$det" "$build" \
+	printf '%-27s %-11s %-5s | %s | %s | %s | %s\n' "$bug" "$det" "$build" \
 		"$(stats "$out/d")" "$(stats "$out/p")" "$(stats "$out/u")" "$twin"
 	echo "BENCH detect bug=$bug defaults=\"$(stats "$out/d")\" catalogue=\"$(stats "$out/p")\" unperturbed=\"$(stats "$out/u")\" twin_reports=$twin" >>"$out/bench"
 done <"$out/bugs.us"
