@@ -1,7 +1,10 @@
 #!/bin/sh
 # A crash is a failure with a report, in every build: a run killed on purpose with a fatal
 # signal exits 1 (FAIL), never 0, within its grace, and leaves report.json naming the crash
-# detector, the signal, the thread and its role, with that thread's last events.
+# detector, the signal, the thread and its role, with that thread's last events. The run is
+# the child of cgtorture's supervising parent; a SIGKILL, which no handler sees (as a heap
+# too corrupt for the handler to write), leaves the report to the parent: the crash detector
+# and the signal, with no thread.
 # Usage: tests/crash.sh BUILD_DIR   (holding plain/, tsan/ and asan/cgtorture)
 set -u
 dir=${1:?usage: tests/crash.sh BUILD_DIR}
@@ -12,7 +15,7 @@ ok()  { echo "ok:   $*"; }
 bad() { echo "FAIL: $*"; fails=$((fails + 1)); }
 
 for build in plain tsan asan; do
-	for sig in SEGV ABRT; do
+	for sig in SEGV ABRT KILL; do
 		res=$out/$build-$sig
 		"$dir/$build/cgtorture" run --threads 64 --duration 60 --stats-interval 0.2 \
 			--out "$res" >"$res.log" 2>&1 &
@@ -23,7 +26,15 @@ for build in plain tsan asan; do
 			sleep 0.1
 			n=$((n + 1))
 		done
-		kill -"$sig" "$pid"
+		# the run is the supervisor's child
+		child=$(cut -d' ' -f1 "/proc/$pid/task/$pid/children" 2>/dev/null)
+		if [ -z "$child" ]; then
+			bad "$build, SIG$sig: no supervised child under pid $pid"
+			kill "$pid"
+			wait "$pid"
+			continue
+		fi
+		kill -"$sig" "$child"
 		wait "$pid"
 		rc=$?
 		report=$(ls "$res"/*/report.json 2>/dev/null | head -1)
@@ -45,6 +56,12 @@ print(r["verdict"], len(t[0]["events"]) if t else 0, f[0]["summary"] if f else "
 		summary="$*"
 		# kill(1) may land on a thread the harness does not run (liburcu's, the sanitizer's)
 		case $summary in
+		"the run died of SIGKILL (signal 9) before it could write its own report;"*)
+			if [ "$sig" = KILL ] && [ "$verdict" = FAIL ]; then
+				ok "$build, SIGKILL: FAIL, report written by the supervisor"
+			else
+				bad "$build, SIG$sig: verdict $verdict, summary '$summary'"
+			fi ;;
 		"SIG$sig in thread 0 (not a harness thread, tid 0)")
 			if [ "$verdict" = FAIL ]; then
 				ok "$build, SIG$sig: FAIL, $summary"
@@ -61,6 +78,26 @@ print(r["verdict"], len(t[0]["events"]) if t else 0, f[0]["summary"] if f else "
 		esac
 	done
 done
+
+# A run deaf past its deadline (stopped here, as one stuck in a sanitizer's runtime was):
+# its supervisor kills it after duration + stall + 4 s and 20 s of grace, and reports it.
+res=$out/deaf
+start=$(date +%s)
+"$dir/plain/cgtorture" run --threads 16 --duration 1 --stall 0.2 --out "$res" >"$res.log" 2>&1 &
+pid=$!
+sleep 0.5
+child=$(cut -d' ' -f1 "/proc/$pid/task/$pid/children" 2>/dev/null)
+[ -n "$child" ] && kill -STOP "$child"
+wait "$pid"
+rc=$?
+took=$(($(date +%s) - start))
+if [ "$rc" = 1 ] && grep -q 'deadline: the run outlived its deadline' "$res.log" &&
+	[ -f "$(ls "$res"/*/report.json 2>/dev/null | head -1)" ]; then
+	ok "plain, stopped child: FAIL after ${took}s, deadline reported by the supervisor"
+else
+	bad "plain, stopped child: status $rc after ${took}s"
+	tail -3 "$res.log" | sed 's/^/    /'
+fi
 
 if [ $fails = 0 ]; then
 	echo "crash: all checks passed"

@@ -11,11 +11,12 @@
 #include "../base/build.h"
 #include "../run/catalogue.h"
 
+static int run_body(void *arg);
+
 static int cmd_run(int argc, char **argv)
 {
 	struct cgt_run_config cfg = { 0 };
 	struct tunable_set run = cgt_tunables_run_set(&cfg);
-	struct cgt_run_result res;
 	int ret;
 
 	ret = cgt_cli_prepare(&run, 1, cgt_tunables_help, argc, argv, &cfg);
@@ -30,6 +31,18 @@ static int cmd_run(int argc, char **argv)
 		puts(cfg.banner);
 		fflush(stdout);
 	}
+	ret = cgt_supervise(&cfg, run_body, &cfg);
+	cgt_cli_release(&cfg);
+	return ret;
+}
+
+/* The run itself, in the supervised child. */
+static int run_body(void *arg)
+{
+	struct cgt_run_config *cfgp = arg, cfg = *cfgp;
+	struct cgt_run_result res;
+	int ret;
+
 	cgt_cli_on_signals();
 	if (cgt_run(&cfg, &cgt_report_hooks, &res)) {
 		fprintf(stderr, "cgtorture: the model could not start\n");
@@ -44,7 +57,6 @@ static int cmd_run(int argc, char **argv)
 		fflush(NULL);
 		_exit(ret);
 	}
-	cgt_cli_release(&cfg);
 	return ret;
 }
 
