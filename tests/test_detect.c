@@ -465,6 +465,33 @@ static bool group_wait(struct group_ctx *c)
 	return hung;
 }
 
+/* What the watchdog asks the kernel: a thread at work is runnable, one asleep is not. */
+static void *sleeper(void *arg)
+{
+	struct cgt_thread *self = arg;
+
+	cgt_thread_register(self, CGT_ROLE_ACTOR, 3);
+	sleep_ms(2000);
+	cgt_thread_unregister(self);
+	return NULL;
+}
+
+Test(detect, thread_runnable_tells_running_from_asleep)
+{
+	static struct cgt_thread me, other;
+	pthread_t th;
+
+	cgt_thread_register(&me, CGT_ROLE_ACTOR, 1);
+	cr_assert(cgt_thread_runnable(me.os_tid), "the calling thread is not runnable");
+	cr_assert_eq(pthread_create(&th, NULL, sleeper, &other), 0);
+	sleep_ms(500);
+	cr_assert(__atomic_load_n(&other.os_tid, __ATOMIC_ACQUIRE) > 0);
+	cr_assert_not(cgt_thread_runnable(other.os_tid), "a sleeping thread is runnable");
+	cr_assert(join_within(th, 10.0));
+	cr_assert_not(cgt_thread_runnable(other.os_tid), "a thread gone is runnable");
+	cgt_thread_unregister(&me);
+}
+
 Test(detect, hang_group_exit_wait_moving_group_is_silent)
 {
 	static struct group_ctx c = { .sibling_moves = 1 };

@@ -3,8 +3,12 @@
  * The registry of harness threads, their clock, the graveyard that keeps the last stories,
  * and the coverage of the threads gone.
  */
+#include <fcntl.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include "thread.h"
 
@@ -44,6 +48,7 @@ void cgt_thread_register(struct cgt_thread *t, enum cgt_role role, int pid)
 	memset(t, 0, sizeof(*t));
 	t->role = role;
 	t->pid = pid;
+	t->os_tid = (int)syscall(SYS_gettid);
 	t->heartbeat_ns = cgt_clock_ns();
 	pthread_mutex_lock(&registry_lock);
 	t->id = ++next_id;
@@ -58,6 +63,26 @@ void cgt_thread_set_group(const void *group)
 {
 	if (cgt_self)
 		WRITE_ONCE(cgt_self->group, group);
+}
+
+bool cgt_thread_runnable(int os_tid)
+{
+	char path[64], buf[256], *p;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/self/task/%d/stat", os_tid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return false;
+	buf[n] = 0;
+	/* "tid (comm) S ...": the state follows the last ')' (a comm may hold one) */
+	p = strrchr(buf, ')');
+	return p && p[1] == ' ' && p[2] == 'R';
 }
 
 void cgt_thread_copy(struct cgt_thread *dst, const struct cgt_thread *src)

@@ -56,6 +56,7 @@ struct cgt_thread {
 	int role;			/* enum cgt_role */
 	int pid;			/* model tid, for an actor (changes on exec) */
 	const void *group;		/* an actor's thread group (its signal_struct), or NULL */
+	int os_tid;			/* its thread in the kernel below us (gettid) */
 	int parked;			/* held still by the driver: not hung */
 	int sched_id;			/* T<n> in a controlled run, else 0 */
 	uint64_t heartbeat_ns;		/* last marked point passed */
@@ -95,6 +96,12 @@ void cgt_thread_register(struct cgt_thread *t, enum cgt_role role, int pid);
 void cgt_thread_unregister(struct cgt_thread *t);
 /* The thread group the calling actor belongs to, so a wait for the group can be judged. */
 void cgt_thread_set_group(const void *group);
+/*
+ * Is the harness thread with kernel tid @os_tid runnable (running, or waiting for a CPU)
+ * rather than asleep? On a loaded machine a thread can go seconds without a CPU: slow, not
+ * stuck.
+ */
+bool cgt_thread_runnable(int os_tid);
 /* "driver", "actor", ...; "none", "read", "write", "grace period", "group exit" */
 const char *cgt_role_name(int role);
 const char *cgt_wait_name(int kind);

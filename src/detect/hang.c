@@ -198,8 +198,9 @@ static bool lock_moved(const struct cgt_thread *t)
 
 /*
  * Does the group @t waits for in de_thread still move? A thread of it that passed a marked
- * point within the stall, or waits in a queue that moves, is on its way out; a group whose
- * every thread is silent (or that has none left: a lost wakeup) does not.
+ * point within the stall, waits in a queue that moves, or waits for nothing but a CPU (a
+ * loaded machine), is on its way out; a group whose every thread is asleep and silent (or
+ * that has none left: a lost wakeup) does not.
  */
 static bool group_moves(const struct cgt_thread *v, int n, const struct cgt_thread *t,
 			uint64_t now, uint64_t stall)
@@ -211,7 +212,8 @@ static bool group_moves(const struct cgt_thread *v, int n, const struct cgt_thre
 
 		if (u == t || u->group != t->wait_obj)
 			continue;
-		if (cgt_age_ns(now, u->heartbeat_ns) <= stall || lock_moved(u))
+		if (cgt_age_ns(now, u->heartbeat_ns) <= stall || lock_moved(u) ||
+		    (!u->wait_obj && cgt_thread_runnable(u->os_tid)))
 			return true;
 	}
 	return false;
