@@ -27,16 +27,24 @@ static void sleep_tick(void)
 	nanosleep(&ts, NULL);
 }
 
-/* Park every model thread and walker; false if some did not come within @timeout. */
+/*
+ * Park every model thread and walker; false if for @timeout none came (on a loaded machine
+ * they come slowly, and each one that parks restarts the wait).
+ */
 static bool run_quiesce(struct cgt_run *run, int walkers, double timeout)
 {
 	double deadline = cgt_now() + timeout;
 	bool all = false;
+	int parked = -1;
 
 	__atomic_store_n(&run->pause, 1, __ATOMIC_RELEASE);
 	pthread_mutex_lock(&run->park_lock);
 	while (!all && cgt_now() < deadline) {
 		all = run->parked == READ_ONCE(run->stats.actors) + walkers;
+		if (run->parked > parked) {
+			parked = run->parked;
+			deadline = cgt_now() + timeout;
+		}
 		if (!all) {
 			pthread_mutex_unlock(&run->park_lock);
 			sleep_tick();
@@ -168,14 +176,23 @@ static void run_report_progress(struct cgt_run *run, double *next_stats,
 	}
 }
 
-/* Stop every model thread and wait for the last pthread to finish. */
+/*
+ * Stop every model thread and wait for the last pthread to finish; false if for
+ * DRAIN_TIMEOUT none did (each one that finishes restarts the wait: a loaded machine is
+ * slow, not stuck; the run's hard deadline still bounds the whole).
+ */
 static bool run_drain(struct cgt_run *run)
 {
 	double deadline = cgt_now() + DRAIN_TIMEOUT;
+	long left, last = -1;
 
 	__atomic_store_n(&run->stop, 1, __ATOMIC_RELEASE);
 	run_resume(run);
-	while (__atomic_load_n(&run->stats.actors, __ATOMIC_ACQUIRE) > 0) {
+	while ((left = __atomic_load_n(&run->stats.actors, __ATOMIC_ACQUIRE)) > 0) {
+		if (left != last) {
+			last = left;
+			deadline = cgt_now() + DRAIN_TIMEOUT;
+		}
 		if (cgt_now() > deadline)
 			return false;
 		sleep_tick();
@@ -441,8 +458,8 @@ int cgt_run(const struct cgt_run_config *cfg, const struct cgt_run_hooks *hooks,
 		fputs("\r\033[K", stderr);
 
 	/*
-	 * The last check must happen: a thread on its way through queues that move, on a loaded
-	 * machine, gets two seconds past the stall to park (within the deadline's four); a
+	 * The last check must happen: threads on their way through queues that move, on a
+	 * loaded machine, get two seconds past the stall between one parking and the next; a
 	 * thread that really hangs meanwhile is the watchdog's, reported after one stall.
 	 */
 	res->quiesced = run_check(run, nwalkers, cfg->stall + 2);
