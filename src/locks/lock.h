@@ -72,6 +72,7 @@ struct cgt_lock {
 	long read_asks;		/* readers that asked for it: at least reads, by those waiting */
 	long writer_queued_at;	/* read_asks when a variant's writer queued, or -1 */
 	long passed_queued;	/* reads that asked after that and got in before it */
+	int writer_in;		/* the harness thread holding it for writing, or 0 */
 	bool dynamic;		/* freed during the run (group_rwsem): watchdogs must not touch it */
 	_Alignas(16) unsigned char priv[CGT_LOCK_PRIV_SIZE];
 };
@@ -91,6 +92,7 @@ struct cgt_lock_op {
 	uint64_t waited_ns;		/* LOCK_HELD: how long the wait lasted */
 	long reads_passed;		/* LOCK_HELD, a writer: reads that got in meanwhile */
 	long writes_passed;		/* and writes */
+	int excluded;			/* LOCK_HELD: the thread it should have kept out, or 0 */
 	long passed_queued;		/* LOCK_HELD, a reader that asked after a writer had
 					 * queued and got in first: how many have, this one
 					 * included; else 0 */
