@@ -239,8 +239,12 @@ static void run_tick(long step)
 		run_next_phase(run, -1, step);
 	if (__atomic_load_n(&run->pause, __ATOMIC_RELAXED))
 		return;
+	/*
+	 * At or past it: a replay that stopped fitting may be held in a check's pause at
+	 * that very decision, and must still stop once the pause is over.
+	 */
 	if (cfg->follow && !cfg->lenient)
-		stop = step == cfg->follow_stop_step;
+		stop = cfg->follow_stop_step >= 0 && step >= cfg->follow_stop_step;
 	else
 		stop = step >= cfg->steps || __atomic_load_n(&run->failed, __ATOMIC_RELAXED) ||
 		       cgt_sched_stop_requested();
