@@ -61,6 +61,8 @@ int cgt_model_init(const struct cgt_model_config *cfg)
 	struct pid *pid;
 
 	model_cfg = *cfg;
+	if (!model_cfg.era)
+		model_cfg.era = cgt_era_find(CGT_DEFAULT_ERA);
 	memset(&cgt_live, 0, sizeof(cgt_live));
 	/*
 	 * Start liburcu's call_rcu thread now: made lazily by the first call_rcu(), at the

@@ -133,8 +133,27 @@ struct cgt_model_hooks {
 	void (*kill)(struct task *t);
 };
 
+/* era.c: a kernel era (--kernel), its locks and the code paths that changed with them. */
+struct cgt_kernel_era {
+	const char *name;		/* "3.15" */
+	const char *tasklist_lock;	/* lock variants, by name */
+	const char *css_set_lock;
+	const char *threadgroup_lock;
+	bool threadgroup_global;	/* cgroup_threadgroup_rwsem, not signal->group_rwsem */
+	bool attach_locks_csets;	/* cgroup_attach_task collects under the css_set lock */
+	const char *desc;		/* what it sets, with the commits */
+};
+/* The global threadgroup lock's variant (the kernel's percpu_rw_semaphore). */
+#define CGT_THREADGROUP_GLOBAL_LOCK	"rwsem"
+#define CGT_DEFAULT_ERA			"3.15"
+extern const struct cgt_kernel_era cgt_kernel_eras[];
+extern const size_t cgt_nr_kernel_eras;
+const struct cgt_kernel_era *cgt_era_find(const char *name);
+const char *cgt_era_names(void);
+
 /* What the model must know of a run. */
 struct cgt_model_config {
+	const struct cgt_kernel_era *era;	/* NULL: the default era */
 	const struct cgt_lock_ops *css_set_lock_ops;
 	const struct cgt_lock_ops *tasklist_lock_ops;
 	const struct cgt_model_hooks *hooks;
@@ -154,6 +173,7 @@ extern struct css_set init_css_set;
 extern struct cgt_lock tasklist_lock;
 extern struct cgt_lock css_set_lock;
 extern struct cgt_lock cgroup_mutex;
+extern struct cgt_lock cgroup_threadgroup_rwsem;
 extern struct cgroup cgroups[CGT_NR_HIERARCHIES][CGT_CGROUPS_PER_ROOT + 1];
 
 /* model.c */
@@ -226,6 +246,7 @@ void get_css_set(struct css_set *cset);
 void put_css_set(struct css_set *cset);
 int cgroup_attach_task(struct cgroup *cgrp, struct task *leader, bool threadgroup);
 int cgroup_procs_write(struct cgroup *cgrp, int pid);
+int cgroup_tasks_write(struct cgroup *cgrp, int pid);
 int cgroup_task_count(const struct cgroup *cgrp);
 int proc_cgroup_show(struct task *t, char *buf, size_t len);
 struct cgroup *task_cgroup(struct task *t, int hierarchy);
@@ -278,6 +299,8 @@ void cgt_walk_stop(struct cgt_walk *w, const char *why);
 	for ((t) = cgt_walk_first((w), (start), (iter)); (t); (t) = cgt_walk_next(w))
 
 int fill_stats_for_tgid(int tgid, enum cgt_iter iter, struct cgt_walk *w);
+int oom_badness(int pid, enum cgt_iter iter, struct cgt_walk *w);
+long check_hung_uninterruptible_tasks(enum cgt_iter iter, struct cgt_walk *w);
 int proc_task_readdir(int tgid, long *nr);
 int cgt_pgrp_walk(int pgid, long *nr);
 long cgt_all_process_walk(void);

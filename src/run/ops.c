@@ -90,7 +90,21 @@ void cgt_observe(struct cgt_run *run, struct prng *rng, struct cgt_watch *watch)
 		} else {
 			tgid = random_recent_pid(run, rng);
 		}
-		ret = fill_stats_for_tgid(tgid, run->cfg->iter, &w);
+		/*
+		 * The thread-group walkers: taskstats under siglock, the OOM killer's
+		 * find_lock_task_mm and khungtaskd's scan under RCU alone (walk.c).
+		 */
+		switch (prng_below(rng, 8)) {
+		case 0:
+			ret = check_hung_uninterruptible_tasks(run->cfg->iter, &w) < 0 ? -ELOOP : 0;
+			break;
+		case 1: case 2: case 3:
+			ret = oom_badness(tgid, run->cfg->iter, &w);
+			break;
+		default:
+			ret = fill_stats_for_tgid(tgid, run->cfg->iter, &w);
+			break;
+		}
 		if (watch && !ret && watch->left <= 0) {
 			watch->tgid = tgid;		/* found a live one: keep watching it */
 			watch->left = 50;
@@ -177,7 +191,11 @@ enum cgt_op_result cgt_do_op(struct cgt_run *run, struct task *me, enum cgt_op o
 		stat_inc(run, ops[CGT_OP_EXIT]);
 		return CGT_OP_EXITED;
 	case CGT_OP_MIGRATE:
-		ret = cgroup_procs_write(random_cgroup(rng), random_recent_pid(run, rng));
+		/* a pid to cgroup.procs, or one in four times a tid to the v1 "tasks" file */
+		if (prng_below(rng, 4))
+			ret = cgroup_procs_write(random_cgroup(rng), random_recent_pid(run, rng));
+		else
+			ret = cgroup_tasks_write(random_cgroup(rng), random_recent_pid(run, rng));
 		if (ret == -ESRCH)
 			stat_inc(run, migrate_esrch);
 		else

@@ -338,6 +338,7 @@ int cgt_run(const struct cgt_run_config *cfg, const struct cgt_run_hooks *hooks,
 {
 	static const struct cgt_run_hooks no_hooks;
 	struct cgt_model_config mcfg = {
+		.era			= cfg->era,
 		.css_set_lock_ops	= cfg->css_lock,
 		.tasklist_lock_ops	= cfg->tasklist_lock,
 		.hooks			= &cgt_actor_hooks,

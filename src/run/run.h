@@ -21,6 +21,7 @@ struct cgt_run_config {
 	int threads;			/* cap on live model threads */
 	int walkers;			/* dedicated observer pthreads */
 	enum cgt_iter iter;
+	const struct cgt_kernel_era *era;	/* --kernel */
 	const struct cgt_lock_ops *css_lock;
 	const struct cgt_lock_ops *tasklist_lock;
 	unsigned int mix[CGT_NR_OPS];	/* weights of the operations */
