@@ -144,7 +144,7 @@ struct cgt_kernel_era {
 	const char *desc;		/* what it sets, with the commits */
 };
 /* The global threadgroup lock's variant (the kernel's percpu_rw_semaphore). */
-#define CGT_THREADGROUP_GLOBAL_LOCK	"rwsem"
+#define CGT_THREADGROUP_GLOBAL_LOCK	"percpu-rwsem"
 #define CGT_DEFAULT_ERA			"3.15"
 extern const struct cgt_kernel_era cgt_kernel_eras[];
 extern const size_t cgt_nr_kernel_eras;
