@@ -117,6 +117,7 @@ test: unit build/plain/cgtorture build/tsan/cgtorture build/asan/cgtorture kerne
 	tests/layers.sh build/plain $(LAYERS)
 	tests/cli.sh build/plain/cgtorture
 	tests/variants.sh build/plain/cgtorture build/tsan/cgtorture
+	tests/eras.sh build/plain/cgtorture build/tsan/cgtorture
 	tests/bugs.sh build
 	tests/crash.sh build
 	tests/sched.sh build
