@@ -153,7 +153,10 @@ Test(fidelity, fill_stats_for_tgid_while_each_ends_when_start_exits)
 	struct task *th[N];
 	struct cgt_walk w;
 
+	int tid;
+
 	fork_group(th, N);
+	tid = th[2]->pid;
 	exiter_target = th[2];
 	at_point = start_exit;
 	watch(CGT_PT_WALK_STEP, NULL);
@@ -162,7 +165,9 @@ Test(fidelity, fill_stats_for_tgid_while_each_ends_when_start_exits)
 	cr_assert_not(w.overran, "the walk livelocked although siglock was held");
 	cr_assert_eq(w.steps, N);
 	cr_assert_eq(pthread_join(exiter_thread, NULL), 0);
-	cr_assert_not(pid_alive(th[2]));
+	rcu_read_lock();
+	cr_assert_null(find_task_by_vpid(tid), "the start thread exited and was released");
+	rcu_read_unlock();
 	for (int i = N - 1; i >= 0; i--)
 		if (i != 2)
 			do_exit(th[i]);
@@ -410,5 +415,82 @@ Test(fidelity, cgroup_tasks_write_moves_one_thread)
 		cr_assert_eq(task_cgroup(th[i], 1), &cgroups[1][1], "thread %d", i);
 	assert_model_sound();
 	exit_all(th, N);
+	model_shutdown();
+}
+
+/* Between the two getdents calls, a thread listed already and the next one to list exit. */
+static struct task *gone[2];
+
+static void exit_between_calls(const void *obj)
+{
+	if (obj || !gone[0])
+		return;
+	do_exit(gone[0]);
+	do_exit(gone[1]);
+	gone[0] = NULL;
+}
+
+/*
+ * proc_task_readdir, first_tid (fs/proc/base.c): each getdents call resumes from the tid the
+ * last one could not return or, when that thread is gone, from the position. Two exits
+ * between calls shift the positions, and a thread alive all along is never listed.
+ */
+Test(fidelity, proc_task_readdir_resume_misses_a_live_thread)
+{
+	struct task *th[6];
+	long nr, missed;
+
+	fork_group(th, 6);		/* L T1 T2 T3 | T4 T5: four names a call */
+	cr_assert_eq(proc_task_readdir(th[0]->pid, &nr, &missed), 0);
+	cr_assert_eq(nr, 6);
+	cr_assert_eq(missed, 0);
+
+	gone[0] = th[1];
+	gone[1] = th[4];
+	at_point = exit_between_calls;
+	watch(CGT_PT_READDIR_STEP, NULL);
+	cr_assert_eq(proc_task_readdir(th[0]->pid, &nr, &missed), 0);
+	unwatch();
+	cr_assert_eq(nr, 4, "L T1 T2 T3, then nothing: %ld", nr);
+	cr_assert_eq(missed, 1, "T5 lived through the listing and was not listed");
+	do_exit(th[5]);
+	do_exit(th[3]);
+	do_exit(th[2]);
+	do_exit(th[0]);
+	model_shutdown();
+}
+
+/*
+ * exit_notify, do_notify_parent, wait_task_zombie (kernel/exit.c): with SIGCHLD not ignored,
+ * a process whose last thread has exited stays a zombie, hashed and listed, until its
+ * parent's wait() (here after reap_delay model operations) releases it.
+ */
+Test(era, exit_notify_zombie_until_the_parent_waits)
+{
+	struct cgt_model_config cfg = {
+		.css_set_lock_ops = cgt_lock_find("rwsem"),
+		.tasklist_lock_ops = cgt_lock_find("rwlock"),
+		.iter = CGT_ITER_FOR_EACH,
+		.walk_limit = FIXTURE_WALK_LIMIT,
+		.reap_delay = 3,
+	};
+	struct task *th[2];
+	long nr, missed;
+	int pid;
+
+	cgt_rcu_register_thread();
+	cr_assert_eq(cgt_model_init(&cfg), 0);
+	fork_group(th, 2);
+	pid = th[0]->pid;
+	do_exit(th[0]);
+	do_exit(th[1]);		/* the last thread: the leader is not reaped with it */
+	cr_assert_eq(th[0]->exit_state, EXIT_ZOMBIE);
+	cr_assert_eq(proc_task_readdir(pid, &nr, &missed), 0);
+	cr_assert_eq(nr, 1, "the zombie is listed alone");
+	for (int i = 0; i < 2; i++)
+		cgt_reap_zombies(false);
+	cr_assert_eq(proc_task_readdir(pid, &nr, &missed), 0, "not yet: 2 of 3 operations");
+	cgt_reap_zombies(false);
+	cr_assert_eq(proc_task_readdir(pid, &nr, &missed), -ESRCH, "reaped after 3");
 	model_shutdown();
 }

@@ -34,6 +34,10 @@ static const struct tunable tunables[] = {
 	  CFG(tasklist_lock), 0, 0 },
 	{ "mix", T_MIX, "fork=35,exec=2,exit=20,migrate=10,observe=33", "OP=W,...",
 	  "weights of fork, exec, exit, migrate and observe", CFG(mix), 0, 0 },
+	{ "reap-delay", T_INT, "8", "OPS",
+	  "a dead process stays a zombie for this many model operations until its parent's "
+	  "wait() reaps it (0: at once, as if the parent ignored SIGCHLD)", CFG(reap_delay),
+	  0, 1000000 },
 	{ "clone-thread", T_INT, "70", "PCT", "share of forks that make a thread (CLONE_THREAD)",
 	  CFG(clone_thread_pct), 0, 100 },
 	{ "stats-interval", T_SECONDS, "2", "SECONDS", "seconds between stats lines (0: none)",

@@ -40,7 +40,8 @@
 	  "the pid_alive() check under rcu_read_lock, an unhashed thread's "	\
 	  "->thread_group.next can name a thread freed since",	\
 	  "pid_alive() checked under rcu_read_lock before next_thread()",	\
-	  "--swarm off --perturb 100 --threads 64",	\
+	  "--swarm off --perturb 100 --threads 64 --mix "	\
+	  "fork=35,exec=2,exit=30,migrate=0,observe=33",	\
 	  "--sched pct --depth 3 --threads 8 --steps 5000 --mix "	\
 	  "fork=35,exec=2,exit=30,migrate=0,observe=33")	\
 	X(ATTACH_NO_THREADGROUP_LOCK, "attach-no-threadgroup-lock", INVARIANT, "plain",	\

@@ -75,6 +75,8 @@ struct task {			/* struct task_struct */
 	struct css_set *cgroups;	/* task->cgroups: RCU-published */
 	struct cds_list_head cg_list;	/* on cgroups->tasks, under css_set_lock */
 	struct rcu_head rcu;		/* delayed_put_task_struct */
+	struct cds_list_head zombie;	/* waiting for the parent's wait() (exit.c) */
+	long zombie_since;		/* the model's operation count when it got there */
 	void *ctx;			/* the driver's execution context for this task */
 };
 
@@ -160,6 +162,12 @@ struct cgt_model_config {
 	enum cgt_iter iter;		/* the walk used by the model's own walkers */
 	long walk_limit;		/* a walk longer than this is reported as a livelock */
 	unsigned long bugs;		/* 1 << enum cgt_bug: mistakes put back */
+	/*
+	 * The parent's wait(): a dead process stays a zombie (hashed, one task) for this many
+	 * of the model's operations before its parent reaps it; 0, at once (the parent
+	 * ignores SIGCHLD).
+	 */
+	long reap_delay;
 };
 
 /* Live objects of each kind, for the leak check. */
@@ -218,6 +226,7 @@ struct pid *alloc_pid(void);
 void put_pid(struct pid *pid);
 void free_pid(struct pid *pid);
 struct pid *find_vpid(int nr);
+void get_pid(struct pid *pid);
 struct task *pid_task(struct pid *pid, enum pid_type type);
 struct task *find_task_by_vpid(int nr);
 void attach_pid(struct task *task, enum pid_type type, struct pid *pid);
@@ -233,6 +242,8 @@ int copy_process(struct task *parent, unsigned long clone_flags, struct task **c
 /* exit.c */
 void do_exit(struct task *tsk);
 void release_task(struct task *p);
+/* The parent's wait() for zombies due (every one with @all); each model operation ticks. */
+void cgt_reap_zombies(bool all);
 
 /* exec.c */
 int de_thread(struct task *tsk);
@@ -301,7 +312,11 @@ void cgt_walk_stop(struct cgt_walk *w, const char *why);
 int fill_stats_for_tgid(int tgid, enum cgt_iter iter, struct cgt_walk *w);
 int oom_badness(int pid, enum cgt_iter iter, struct cgt_walk *w);
 long check_hung_uninterruptible_tasks(enum cgt_iter iter, struct cgt_walk *w);
-int proc_task_readdir(int tgid, long *nr);
+/* A getdents call's room, in names; the threads a listing watches and remembers, at most. */
+#define CGT_GETDENTS_ENTRIES	4
+#define CGT_READDIR_WATCH	64
+#define CGT_READDIR_MAX		1024
+int proc_task_readdir(int tgid, long *nr, long *missed);
 int cgt_pgrp_walk(int pgid, long *nr);
 long cgt_all_process_walk(void);
 const char *cgt_iter_name(enum cgt_iter iter);

@@ -41,6 +41,12 @@ struct pid *alloc_pid(void)
 	return pid;
 }
 
+/* get_pid */
+void get_pid(struct pid *pid)
+{
+	atomic_inc(&pid->count);
+}
+
 /* put_pid */
 void put_pid(struct pid *pid)
 {

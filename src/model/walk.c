@@ -317,32 +317,130 @@ static struct task *next_tid(struct task *start)
 }
 
 /*
- * proc_task_readdir (fs/proc/base.c): list /proc/<tgid>/task one thread at a time, holding
- * only a reference to the current thread between the steps (first_tid, then next_tid).
- * Returns -ESRCH if there is no such process.
+ * first_tid (fs/proc/base.c, 3.14): where a getdents call resumes, with a reference: the
+ * thread whose tid the last call could not return (f_version), if it is still in the group,
+ * else the @nr-th thread from the leader (the position), walked under RCU. NULL past the end.
  */
-int proc_task_readdir(int tgid, long *nr)
+static struct task *first_tid(struct pid *pid, int tid, long nr)
 {
-	struct task *pos;
+	struct task *pos = NULL, *task;
 
-	*nr = 0;
 	rcu_read_lock();
-	pos = find_task_by_vpid(tgid);
-	if (pos)
-		pos = READ_ONCE(pos->group_leader);
-	if (pos)
-		get_task_struct(pos);
-	rcu_read_unlock();
-	if (!pos)
-		return -ESRCH;
-	while (pos) {
-		cgt_point(CGT_PT_READDIR_STEP, pos);	/* filldir: the reader may sleep here */
-		if (++*nr > cgt_model_cfg()->walk_limit) {
-			put_task_struct(pos);
-			break;
-		}
-		pos = next_tid(pos);
+	cgt_point(CGT_PT_RCU_ENTER, NULL);
+	task = pid_task(pid, PIDTYPE_PID);
+	if (!task)
+		goto out;
+	if (tid && nr) {	/* attempt to start with the tid of a thread */
+		pos = find_task_by_vpid(tid);
+		if (pos && READ_ONCE(pos->signal) == task->signal)
+			goto found;
 	}
+	/*
+	 * Walk nr threads forward from the leader (3.14's do/while_each_thread), or find
+	 * nothing: the kernel first compares nr with get_nr_threads(), a lockless read that
+	 * the ring's own end stands in for here.
+	 */
+	task = READ_ONCE(task->group_leader);
+	pos = task;
+	do {
+		if (!nr--)
+			goto found;
+		pos = next_thread(pos);
+	} while (pos != task);
+	pos = NULL;
+	goto out;
+found:
+	get_task_struct(pos);
+out:
+	rcu_read_unlock();
+	return pos;
+}
+
+static bool listed(const int *tids, long n, int tid)
+{
+	for (long i = 0; i < n; i++)
+		if (tids[i] == tid)
+			return true;
+	return false;
+}
+
+/*
+ * proc_task_readdir (fs/proc/base.c): list /proc/<tgid>/task as a reader with a small
+ * getdents buffer does, CGT_GETDENTS_ENTRIES names per call. Each call resumes with
+ * first_tid() from the tid the last one could not return and the position (f_pos), then
+ * steps with next_tid() holding only a reference between threads; the reader is back in
+ * user space between calls. Threads exiting meanwhile shift the positions, so a thread alive
+ * through the whole listing can be missed, as on the running kernel: *@missed counts those
+ * (threads of the group at the start, still hashed at the end, never listed; watched by
+ * tid, as a reference would keep their memory, and the listing's neighbours', alive).
+ * Returns -ESRCH if there is no such process; *@nr is the number of names listed.
+ */
+int proc_task_readdir(int tgid, long *nr, long *missed)
+{
+	int start[CGT_READDIR_WATCH], tids[CGT_READDIR_MAX];
+	struct cds_list_head *head;
+	long nstart = 0, pos = 0;
+	struct pid *pid;
+	struct task *t;
+	int resume = 0;
+
+	*nr = *missed = 0;
+	rcu_read_lock();
+	pid = find_vpid(tgid);
+	t = pid_task(pid, PIDTYPE_PID);
+	head = t ? &t->signal->thread_head : NULL;
+	/* the threads to list if they live through it, by tid: no reference keeps them */
+	if (head)
+		cds_list_for_each_entry_rcu(t, head, thread_node) {
+			if (nstart == CGT_READDIR_WATCH)
+				break;
+			start[nstart++] = READ_ONCE(t->pid);
+		}
+	if (pid)
+		get_pid(pid);
+	rcu_read_unlock();
+	if (!pid)
+		return -ESRCH;
+
+	for (;;) {		/* one getdents call */
+		int room = CGT_GETDENTS_ENTRIES;
+
+		t = first_tid(pid, resume, pos);
+		resume = 0;
+		if (!t)
+			break;
+		while (t) {
+			int tid = READ_ONCE(t->pid);
+
+			if (!room--) {	/* no room left: the next call starts here */
+				resume = tid;
+				put_task_struct(t);
+				break;
+			}
+			cgt_point(CGT_PT_READDIR_STEP, t);	/* filldir: the reader may sleep */
+			if (*nr < CGT_READDIR_MAX)
+				tids[*nr] = tid;
+			++*nr;
+			pos++;
+			if (*nr > cgt_model_cfg()->walk_limit) {
+				put_task_struct(t);
+				goto out;
+			}
+			t = next_tid(t);
+		}
+		if (!resume)
+			break;
+		cgt_point(CGT_PT_READDIR_STEP, NULL);	/* back in user space between calls */
+	}
+out:
+	/* pids are never reused here: a tid still hashed is the thread that had it */
+	rcu_read_lock();
+	for (long i = 0; i < nstart; i++)
+		if (find_task_by_vpid(start[i]) &&
+		    !listed(tids, *nr < CGT_READDIR_MAX ? *nr : CGT_READDIR_MAX, start[i]))
+			++*missed;
+	rcu_read_unlock();
+	put_pid(pid);
 	return 0;
 }
 

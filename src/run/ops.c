@@ -92,19 +92,17 @@ void cgt_observe(struct cgt_run *run, struct prng *rng, struct cgt_watch *watch)
 		}
 		/*
 		 * The thread-group walkers: taskstats under siglock, the OOM killer's
-		 * find_lock_task_mm and khungtaskd's scan under RCU alone (walk.c).
+		 * find_lock_task_mm and khungtaskd's scan under RCU alone (walk.c). The scan
+		 * of every thread is rare, as khungtaskd's are: its long read-side section
+		 * holds grace periods back.
 		 */
-		switch (prng_below(rng, 8)) {
-		case 0:
+		ret = prng_below(rng, 32);
+		if (!ret)
 			ret = check_hung_uninterruptible_tasks(run->cfg->iter, &w) < 0 ? -ELOOP : 0;
-			break;
-		case 1: case 2: case 3:
+		else if (ret <= 12)
 			ret = oom_badness(tgid, run->cfg->iter, &w);
-			break;
-		default:
+		else
 			ret = fill_stats_for_tgid(tgid, run->cfg->iter, &w);
-			break;
-		}
 		if (watch && !ret && watch->left <= 0) {
 			watch->tgid = tgid;		/* found a live one: keep watching it */
 			watch->left = 50;
@@ -119,11 +117,12 @@ void cgt_observe(struct cgt_run *run, struct prng *rng, struct cgt_watch *watch)
 		break;
 	}
 	case CGT_READ_READDIR: {
-		long n;
+		long n, missed;
 
-		if (!proc_task_readdir(random_recent_pid(run, rng), &n)) {
+		if (!proc_task_readdir(random_recent_pid(run, rng), &n, &missed)) {
 			stat_inc(run, readdirs);
 			stat_add(run, readdir_tasks, n);
+			stat_add(run, readdir_missed, missed);
 		}
 		break;
 	}
@@ -173,6 +172,7 @@ enum cgt_op_result cgt_do_op(struct cgt_run *run, struct task *me, enum cgt_op o
 {
 	int ret;
 
+	cgt_reap_zombies(false);	/* the parents' wait() for zombies that are due */
 	switch (op) {
 	case CGT_OP_FORK:
 		cgt_fork_from(run, me, prng_below(rng, 100) <

@@ -344,6 +344,7 @@ int cgt_run(const struct cgt_run_config *cfg, const struct cgt_run_hooks *hooks,
 		.hooks			= &cgt_actor_hooks,
 		.iter			= cfg->iter,
 		.walk_limit		= 2L * cfg->threads + 64,
+		.reap_delay		= cfg->reap_delay,
 		.bugs			= cfg->bugs,
 	};
 	struct cgt_detect_config dcfg = {

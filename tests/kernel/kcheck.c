@@ -219,6 +219,24 @@ static void check_zombie(void)
 	if (waitpid(c, &status, 0) == c)
 		row("zombie-reaped", WIFEXITED(status) ? "yes" : "no",
 		    "waitpid: the process ended with its last thread (status %d)", status);
+
+	/* a process that has exited stays a zombie until its parent waits (SIGCHLD default) */
+	c = fork();
+	if (c == 0)
+		_exit(0);
+	{
+		char st = '?';
+
+		for (int tries = 0; st != 'Z' && tries < 1000; tries++) {
+			msleep(1);
+			st = task_state(c, c);
+		}
+		msleep(20);
+		st = task_state(c, c);
+		row("exit-zombie-until-wait", st == 'Z' ? "yes" : "no", "an exited child is "
+		    "state %c, listed in /proc, until waitpid", st);
+		waitpid(c, NULL, 0);
+	}
 }
 
 /* -- /proc/PID/task under churn (proc_task_readdir, first_tid, next_tid) -------------- */
