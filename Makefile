@@ -108,7 +108,7 @@ build/plain/kernel/kcheck: tests/kernel/kcheck.c | deps
 
 build/plain/kernel/model_check: tests/kernel/model_check.c build/plain/libcgtorture.a
 	@mkdir -p $(@D)
-	$(CC_plain) $(CFLAGS) $(CFLAGS_plain) $^ -o $@ $(LDLIBS)
+	$(CC_plain) $(CFLAGS) $(CFLAGS_plain) $< build/plain/libcgtorture.a -o $@ $(LDLIBS)
 
 kernel-check: build/plain/kernel/kcheck build/plain/kernel/model_check
 	tests/kernel-check.sh build/plain/kernel

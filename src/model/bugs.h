@@ -57,7 +57,7 @@
 	  "rcu_read_lock while a writer holding it waits for a grace period is a deadlock"	\
 	  " (task_cgroup_path had to take the rwsem first)",	\
 	  "the rwsem taken before rcu_read_lock; css_sets freed with call_rcu",	\
-	  "--swarm off --css-lock rwsem --stall 0.5",	\
+	  "--swarm off --css-lock rwsem",	\
 	  "--sched pct --depth 3 --threads 8 --steps 5000 --css-lock rwsem")	\
 	X(READER_PREF_RWLOCK, "reader-pref-rwlock", STARVATION, "plain",	\
 	  "not a mistake but 3.14/3.15's normal tasklist_lock: x86's rwlock_t let new "	\
@@ -65,7 +65,7 @@
 	  "3.16); overlapping readers starve a writer (the 2012 memcg id_lock softlockup "	\
 	  "in cgroup_mkdir behind 19 readers). --kernel 3.14 and 3.15 run with it",	\
 	  "the queued rwlock (qrwlock) for tasklist_lock, as from 3.16",	\
-	  "--swarm off --perturb 300 --walkers 24 --starve 0.5 --mix migrate=0",	\
+	  "--swarm off --perturb 300 --walkers 16 --starve 0.5 --mix migrate=0",	\
 	  "--sched random --threads 8 --steps 5000 --walkers 12")	\
 	X(CSET_WALK_UNLOCKED, "cset-walk-unlocked", TSAN, "tsan",	\
 	  "a css_set's task list (cg_list) walked without css_set_lock races with a "	\
@@ -79,7 +79,7 @@
 	  "on a mutex while holding css_set_rwsem for reading, while the mutex's holder "	\
 	  "wants the rwsem for writing",	\
 	  "the callback does not block inside the iteration",	\
-	  "--swarm off --stall 0.5 --mix fork=35,exec=2,exit=20,migrate=20,observe=23",	\
+	  "--swarm off --mix fork=35,exec=2,exit=20,migrate=20,observe=23",	\
 	  "--sched random --threads 8 --steps 5000 --mix "	\
 	  "fork=35,exec=2,exit=20,migrate=20,observe=23")
 
