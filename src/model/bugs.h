@@ -33,7 +33,7 @@
 	  "the walk can livelock and only max_count bounds it; later for_each_process_thread",	\
 	  "for_each_thread from the leader (for_each_process_thread)",	\
 	  "--swarm off --perturb 100 --threads 64 --mix fork=35,exec=10,exit=15,migrate=5,observe=35",	\
-	  "--sched pct --depth 3 --threads 8 --steps 5000 --mix "	\
+	  "--sched random --threads 8 --steps 10000 --mix "	\
 	  "fork=35,exec=10,exit=15,migrate=5,observe=35")	\
 	X(NO_PID_ALIVE, "no-pid-alive", ASAN, "asan",	\
 	  "next_tid (fs/proc/base.c) steps from a thread held only by reference; without "	\
@@ -42,7 +42,7 @@
 	  "pid_alive() checked under rcu_read_lock before next_thread()",	\
 	  "--swarm off --perturb 100 --threads 64 --mix "	\
 	  "fork=35,exec=2,exit=30,migrate=0,observe=33",	\
-	  "--sched pct --depth 3 --threads 8 --steps 5000 --mix "	\
+	  "--sched pct --depth 3 --threads 8 --steps 5000 --reap-delay 0 --mix "	\
 	  "fork=35,exec=2,exit=30,migrate=0,observe=33")	\
 	X(ATTACH_NO_THREADGROUP_LOCK, "attach-no-threadgroup-lock", INVARIANT, "plain",	\
 	  "cgroup_attach_task of a whole process needs threadgroup_lock "	\

@@ -92,14 +92,13 @@ void cgt_observe(struct cgt_run *run, struct prng *rng, struct cgt_watch *watch)
 		}
 		/*
 		 * The thread-group walkers: taskstats under siglock, the OOM killer's
-		 * find_lock_task_mm and khungtaskd's scan under RCU alone (walk.c). The scan
-		 * of every thread is rare, as khungtaskd's are: its long read-side section
-		 * holds grace periods back.
+		 * find_lock_task_mm and khungtaskd's scan under RCU alone (walk.c): one in
+		 * eight, three in eight and the rest.
 		 */
-		ret = prng_below(rng, 32);
+		ret = prng_below(rng, 8);
 		if (!ret)
 			ret = check_hung_uninterruptible_tasks(run->cfg->iter, &w) < 0 ? -ELOOP : 0;
-		else if (ret <= 12)
+		else if (ret <= 3)
 			ret = oom_badness(tgid, run->cfg->iter, &w);
 		else
 			ret = fill_stats_for_tgid(tgid, run->cfg->iter, &w);
