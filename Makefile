@@ -42,7 +42,8 @@ export UBSAN_OPTIONS ?= print_stacktrace=1 halt_on_error=1
 # tsan-suppressions as a C string, linked into the TSan build
 EXTRA_OBJS_tsan := build/tsan/gen/tsan_suppressions.o
 
-.PHONY: all plain tsan asan test unit stress bench bench-detect bench-sched clean deps check-layers
+.PHONY: all plain tsan asan test unit stress bench bench-detect bench-sched clean deps check-layers \
+	kernel-check
 all: cgtorture
 
 deps:
@@ -99,10 +100,24 @@ unit: $(UNIT_TESTS)
 check-layers: build/plain/cgtorture
 	scripts/check-layers build/plain $(LAYERS)
 
-test: unit build/plain/cgtorture build/tsan/cgtorture build/asan/cgtorture
+# The running kernel beside the model (tests/kernel/): kcheck watches this machine's kernel,
+# model_check runs the model on the same scenarios; the script prints the two side by side.
+build/plain/kernel/kcheck: tests/kernel/kcheck.c | deps
+	@mkdir -p $(@D)
+	$(CC_plain) $(CFLAGS) $(CFLAGS_plain) $< -o $@
+
+build/plain/kernel/model_check: tests/kernel/model_check.c build/plain/libcgtorture.a
+	@mkdir -p $(@D)
+	$(CC_plain) $(CFLAGS) $(CFLAGS_plain) $< build/plain/libcgtorture.a -o $@ $(LDLIBS)
+
+kernel-check: build/plain/kernel/kcheck build/plain/kernel/model_check
+	tests/kernel-check.sh build/plain/kernel
+
+test: unit build/plain/cgtorture build/tsan/cgtorture build/asan/cgtorture kernel-check
 	tests/layers.sh build/plain $(LAYERS)
 	tests/cli.sh build/plain/cgtorture
 	tests/variants.sh build/plain/cgtorture build/tsan/cgtorture
+	tests/eras.sh build/plain/cgtorture build/tsan/cgtorture
 	tests/bugs.sh build
 	tests/crash.sh build
 	tests/sched.sh build

@@ -85,7 +85,7 @@ Test(walk, both_walks_visit_every_thread_once)
 }
 
 /*
- * BUGS.md #1, walk-from-exiting (fill_stats_for_tgid with while_each_thread): the walk starts
+ * BUGS.md #1, walk-from-exiting (3.13's find_lock_task_mm with while_each_thread): the walk starts
  * at a non-leader G, steps once, and then G is unhashed (__unhash_process: list_del_rcu on
  * thread_group). The ring no longer holds G, so the walk never meets G again: the model cuts
  * it at walk_limit and flags it as overran.
@@ -232,8 +232,8 @@ Test(walk, for_each_after_group_gone_sees_nothing)
 }
 
 /*
- * fill_stats_for_tgid (kernel/taskstats.c): a live group sums every thread; a tgid with no
- * task is -ESRCH (lock_task_sighand fails), with no walk at all.
+ * fill_stats_for_tgid (kernel/taskstats.c): a live group sums every thread, under siglock; a
+ * tgid with no task is -ESRCH (lock_task_sighand fails), with no walk at all.
  */
 Test(walk, fill_stats_for_tgid_counts_group)
 {

@@ -74,6 +74,9 @@ static int cmd_list(int argc, char **argv)
 		cgt_bugs_print(stdout, tsv);
 	else if (!strcmp(argv[0], "locks"))
 		cgt_locks_print(stdout);
+	else if (!strcmp(argv[0], "eras"))
+		for (size_t i = 0; i < cgt_nr_kernel_eras; i++)
+			printf("%s\t%s\n", cgt_kernel_eras[i].name, cgt_kernel_eras[i].desc);
 	else
 		for (int i = 0; i < cgt_nr_schedulers; i++)
 			puts(cgt_schedulers[i]->name);
@@ -94,6 +97,7 @@ static const struct command {
 	{ "bugs", "[--tsv]", "the catalogue of known bugs", cmd_list },
 	{ "locks", "", "the lock variants", cmd_list },
 	{ "schedulers", "", "the schedulers of controlled runs, one a line", cmd_list },
+	{ "eras", "", "the kernel eras of --kernel and what each sets, one a line", cmd_list },
 	{ "compare", "[OPTION...]", "lock variants side by side (compare --help)", cgt_compare_main },
 	{ "explore", "[OPTION...]", "many controlled schedules, until one fails", cgt_explore_main },
 	{ "replay", "REPORT", "run a report's failure again (replay --help)", cgt_replay_main },

@@ -177,6 +177,22 @@ static void print_lock(FILE *f, const struct tunable *t, const void *src)
 	fputs((*(const struct cgt_lock_ops *const *)src)->name, f);
 }
 
+static int parse_era(const struct tunable *t, const char *arg, void *dst)
+{
+	const struct cgt_kernel_era *era = cgt_era_find(arg);
+
+	if (!era)
+		return cgt_usage_error(t->name, "unknown kernel era '%s'", arg, cgt_era_names());
+	*(const struct cgt_kernel_era **)dst = era;
+	return 0;
+}
+
+static void print_era(FILE *f, const struct tunable *t, const void *src)
+{
+	(void)t;
+	fputs((*(const struct cgt_kernel_era *const *)src)->name, f);
+}
+
 static int parse_sched(const struct tunable *t, const char *arg, void *dst)
 {
 	const struct cgt_sched_ops *ops = cgt_sched_find(arg);
@@ -572,6 +588,8 @@ const struct tunable_kind_ops cgt_tunable_kinds[T_NR_KINDS] = {
 			    .label = "walks", .choices = cgt_iter_names },
 	[T_LOCK]	= { .parse = parse_lock, .print = print_lock,
 			    .label = "variants", .choices = cgt_lock_run_names },
+	[T_ERA]		= { .parse = parse_era, .print = print_era,
+			    .label = "eras", .choices = cgt_era_names },
 	[T_MIX]		= { .parse = parse_mix, .print = print_mix, .default_below = true },
 	[T_FLAG]	= { .parse = parse_flag, .print = print_flag, .spell = spell_flag,
 			    .flag = true },

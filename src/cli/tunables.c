@@ -25,12 +25,19 @@ static const struct tunable tunables[] = {
 	  CFG(walkers), 0, 1024 },
 	{ "iter", T_ITER, "for_each", "WALK", "thread-group walk",
 	  CFG(iter), 0, 0 },
+	{ "kernel", T_ERA, CGT_DEFAULT_ERA, "ERA",
+	  "kernel era: its locks (unless --css-lock/--tasklist-lock say otherwise) and code "
+	  "paths; without it, 3.15 with the queued tasklist_lock", CFG(era), 0, 0 },
 	{ "css-lock", T_LOCK, "rwsem", "NAME", "css_set lock variant",
 	  CFG(css_lock), 0, 0 },
 	{ "tasklist-lock", T_LOCK, "rwlock", "NAME", "tasklist_lock variant",
 	  CFG(tasklist_lock), 0, 0 },
 	{ "mix", T_MIX, "fork=35,exec=2,exit=20,migrate=10,observe=33", "OP=W,...",
 	  "weights of fork, exec, exit, migrate and observe", CFG(mix), 0, 0 },
+	{ "reap-delay", T_INT, "8", "OPS",
+	  "a dead process stays a zombie for this many model operations until its parent's "
+	  "wait() reaps it (0: at once, as if the parent ignored SIGCHLD)", CFG(reap_delay),
+	  0, 1000000 },
 	{ "clone-thread", T_INT, "70", "PCT", "share of forks that make a thread (CLONE_THREAD)",
 	  CFG(clone_thread_pct), 0, 100 },
 	{ "stats-interval", T_SECONDS, "2", "SECONDS", "seconds between stats lines (0: none)",
@@ -225,6 +232,17 @@ int cgt_tunables_run_parse(struct tunable_set *sets, size_t nsets, void (*help)(
 			if (cgt_tunables_given(&sets[i], cgt_swarm_dim_names[d]))
 				run->swarm &= ~(1u << d);
 	}
+	/* --kernel sets the era's locks; a lock option given says otherwise */
+	for (size_t i = 0; !ret && i < nsets; i++) {
+		struct cgt_run_config *run = sets[i].cfg;
+
+		if (sets[i].table != tunables || !cgt_tunables_given(&sets[i], "kernel"))
+			continue;
+		if (!cgt_tunables_given(&sets[i], "css-lock"))
+			run->css_lock = cgt_lock_find(run->era->css_set_lock);
+		if (!cgt_tunables_given(&sets[i], "tasklist-lock"))
+			run->tasklist_lock = cgt_lock_find(run->era->tasklist_lock);
+	}
 	if (!ret && cfg->check_determinism && !cfg->sched) {
 		fprintf(stderr, "cgtorture: --check-determinism needs a controlled run (--sched %s)\n",
 			cgt_sched_names());
@@ -271,6 +289,15 @@ void cgt_tunables_help(FILE *f)
 		"outcome), 1 failure found, 2 bad usage, 3 an expected failure not found.\n\n"
 		"Options:\n");
 	cgt_tunables_table_help(f, tunables, ARRAY_SIZE(tunables));
+	fprintf(f, "\nKernel eras (--kernel ERA: tasklist_lock, css_set lock, threadgroup lock; "
+		"what changed):\n");
+	for (size_t i = 0; i < cgt_nr_kernel_eras; i++) {
+		const struct cgt_kernel_era *e = &cgt_kernel_eras[i];
+
+		fprintf(f, "  %-5s %s, %s, %s %s\n        %s\n", e->name, e->tasklist_lock,
+			e->css_set_lock, e->threadgroup_lock,
+			e->threadgroup_global ? "(global)" : "(per process)", e->desc);
+	}
 }
 
 void cgt_tunables_table_values(FILE *f, const struct tunable *table, size_t n, const void *cfg)

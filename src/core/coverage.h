@@ -29,6 +29,8 @@
 	  "exit_notify: a leader exits before its threads and stays a zombie")		\
 	X(LEADER_REAPED,	"leader-reaped",					\
 	  "release_task: the last thread's exit reaps its zombie leader")		\
+	X(ZOMBIE_WAITS,		"zombie-waits",						\
+	  "do_notify_parent: a dead process stays a zombie until its parent's wait()")	\
 	X(MIGRATE_UNLINKED,	"migrate-unlinked",					\
 	  "cgroup_attach_task: a thread not yet linked by cgroup_post_fork stays")	\
 	X(MIGRATE_EXITING,	"migrate-exiting",					\

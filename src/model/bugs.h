@@ -16,27 +16,34 @@
 
 #define CGT_BUGS(X)	\
 	X(WALK_FROM_EXITING, "walk-from-exiting", LIVELOCK, "plain",	\
-	  "fill_stats_for_tgid (kernel/taskstats.c) walked while_each_thread from the "	\
-	  "thread it was given; when that thread exited mid-walk the ring no longer held "	\
-	  "it and the walk never ended (0c740d0afc3b, Linux 3.14)",	\
+	  "the OOM killer's find_lock_task_mm (mm/oom_kill.c), called by oom_badness on "	\
+	  "each thread select_bad_process met under rcu_read_lock alone (6b0c81b3be11), "	\
+	  "walked while_each_thread from that thread; when it exited mid-walk the ring no "	\
+	  "longer held it and the walk never ended (3.13; \"oom_kill: change oom_kill.c "	\
+	  "to use for_each_thread()\", merged with 0c740d0afc3b in 3.14). Not "	\
+	  "fill_stats_for_tgid: it walks under lock_task_sighand",	\
 	  "for_each_thread from the same thread: the head lives in signal_struct",	\
 	  "--swarm off --perturb 100 --threads 64",	\
 	  "--swarm off --sched random --threads 8 --steps 5000")	\
 	X(WALK_LEADER_EXEC, "walk-leader-exec", LIVELOCK, "plain",	\
-	  "while_each_thread from the group leader survives exits (the leader stays a "	\
-	  "zombie) but not an exec: de_thread makes another thread leader and releases "	\
-	  "the old one (0c740d0afc3b: \"it can exec\")",	\
-	  "for_each_thread from the leader",	\
+	  "khungtaskd's check_hung_uninterruptible_tasks (kernel/hung_task.c) walked "	\
+	  "do_each_thread/while_each_thread under rcu_read_lock alone (3.14, 3.15): from a "	\
+	  "group leader, which survives exits as a zombie but not an exec by another "	\
+	  "thread, which releases it (0c740d0afc3b: \"it can exec\"); 6027ce497d44 says "	\
+	  "the walk can livelock and only max_count bounds it; later for_each_process_thread",	\
+	  "for_each_thread from the leader (for_each_process_thread)",	\
 	  "--swarm off --perturb 100 --threads 64 --mix fork=35,exec=10,exit=15,migrate=5,observe=35",	\
-	  "--swarm off --sched pct --depth 3 --threads 8 --steps 5000 --mix "	\
+	  "--swarm off --sched random --threads 8 --steps 10000 --mix "	\
 	  "fork=35,exec=10,exit=15,migrate=5,observe=35")	\
 	X(NO_PID_ALIVE, "no-pid-alive", ASAN, "asan",	\
 	  "next_tid (fs/proc/base.c) steps from a thread held only by reference; without "	\
 	  "the pid_alive() check under rcu_read_lock, an unhashed thread's "	\
 	  "->thread_group.next can name a thread freed since",	\
 	  "pid_alive() checked under rcu_read_lock before next_thread()",	\
-	  "--swarm off --perturb 100 --threads 64",	\
-	  "--swarm off --sched pct --depth 3 --threads 8 --steps 5000")	\
+	  "--swarm off --perturb 100 --threads 64 --mix "	\
+	  "fork=35,exec=2,exit=30,migrate=0,observe=33",	\
+	  "--swarm off --sched pct --depth 3 --threads 8 --steps 5000 --reap-delay 0 --mix "	\
+	  "fork=35,exec=2,exit=30,migrate=0,observe=33")	\
 	X(ATTACH_NO_THREADGROUP_LOCK, "attach-no-threadgroup-lock", INVARIANT, "plain",	\
 	  "cgroup_attach_task of a whole process needs threadgroup_lock "	\
 	  "(signal->group_rwsem); without it a thread forked during the move is linked to"	\
@@ -50,14 +57,15 @@
 	  "rcu_read_lock while a writer holding it waits for a grace period is a deadlock"	\
 	  " (task_cgroup_path had to take the rwsem first)",	\
 	  "the rwsem taken before rcu_read_lock; css_sets freed with call_rcu",	\
-	  "--swarm off --css-lock rwsem --stall 0.5",	\
+	  "--swarm off --css-lock rwsem",	\
 	  "--swarm off --sched pct --depth 3 --threads 8 --steps 5000 --css-lock rwsem")	\
 	X(READER_PREF_RWLOCK, "reader-pref-rwlock", STARVATION, "plain",	\
-	  "a reader-preferring tasklist_lock lets overlapping readers starve a writer "	\
-	  "(the article's tasklist_lock concern; the 2012 memcg id_lock softlockup in "	\
-	  "cgroup_mkdir behind 19 readers)",	\
-	  "a writer-preferring rwlock (queued rwlock) for tasklist_lock",	\
-	  "--swarm off --perturb 300 --walkers 12 --starve 0.5",	\
+	  "not a mistake but 3.14/3.15's normal tasklist_lock: x86's rwlock_t let new "	\
+	  "readers pass a waiting writer until the queued rwlock (70af2f8a4f48, x86 in "	\
+	  "3.16); overlapping readers starve a writer (the 2012 memcg id_lock softlockup "	\
+	  "in cgroup_mkdir behind 19 readers). --kernel 3.14 and 3.15 run with it",	\
+	  "the queued rwlock (qrwlock) for tasklist_lock, as from 3.16",	\
+	  "--swarm off --perturb 300 --walkers 16 --starve 0.5 --mix migrate=0",	\
 	  "--swarm off --sched random --threads 8 --steps 5000 --walkers 12")	\
 	X(CSET_WALK_UNLOCKED, "cset-walk-unlocked", TSAN, "tsan",	\
 	  "a css_set's task list (cg_list) walked without css_set_lock races with a "	\
@@ -71,7 +79,7 @@
 	  "on a mutex while holding css_set_rwsem for reading, while the mutex's holder "	\
 	  "wants the rwsem for writing",	\
 	  "the callback does not block inside the iteration",	\
-	  "--swarm off --stall 0.5 --mix fork=35,exec=2,exit=20,migrate=20,observe=23",	\
+	  "--swarm off --mix fork=35,exec=2,exit=20,migrate=20,observe=23",	\
 	  "--swarm off --sched random --threads 8 --steps 5000 --mix "	\
 	  "fork=35,exec=2,exit=20,migrate=20,observe=23")
 

@@ -22,26 +22,36 @@ static struct cds_lfht *css_set_table;	/* css_set_table */
 
 static const char *const root_names[CGT_NR_HIERARCHIES] = { "cpu", "memory" };
 
+struct cgt_lock cgroup_threadgroup_rwsem;	/* the global threadgroup lock, 4.4 on */
+
+/* The threadgroup lock of @tsk's group: its signal->group_rwsem, or the era's global one. */
+static struct cgt_lock *threadgroup_rwsem(struct task *tsk)
+{
+	if (cgt_model_cfg()->era->threadgroup_global)
+		return &cgroup_threadgroup_rwsem;
+	return &tsk->signal->group_rwsem;
+}
+
 /* threadgroup_lock: keep the thread list still while a migration walks and moves it. */
 void threadgroup_lock(struct task *tsk)
 {
-	cgt_write_lock(&tsk->signal->group_rwsem);
+	cgt_write_lock(threadgroup_rwsem(tsk));
 }
 
 void threadgroup_unlock(struct task *tsk)
 {
-	cgt_write_unlock(&tsk->signal->group_rwsem);
+	cgt_write_unlock(threadgroup_rwsem(tsk));
 }
 
-/* threadgroup_change_begin: fork of a thread, exit_signals and exec hold it for reading. */
+/* threadgroup_change_begin: fork (of a thread, or of anything from 4.4), exit_signals, exec. */
 void threadgroup_change_begin(struct task *tsk)
 {
-	cgt_read_lock(&tsk->signal->group_rwsem);
+	cgt_read_lock(threadgroup_rwsem(tsk));
 }
 
 void threadgroup_change_end(struct task *tsk)
 {
-	cgt_read_unlock(&tsk->signal->group_rwsem);
+	cgt_read_unlock(threadgroup_rwsem(tsk));
 }
 
 /* task_css_set: under RCU or css_set_lock. */
@@ -262,12 +272,13 @@ struct attach_set {
 };
 
 /*
- * cgroup_attach_task (3.14): move @leader's whole group (or only @leader) to @cgrp. The
+ * cgroup_attach_task (3.14, 3.15): move @leader's whole group (or only @leader) to @cgrp. The
  * caller holds cgroup_mutex and, for a group, threadgroup_lock(@leader).
  */
 int cgroup_attach_task(struct cgroup *cgrp, struct task *leader, bool threadgroup)
 {
 	const enum cgt_iter iter = cgt_model_cfg()->iter;
+	const bool locks_csets = cgt_model_cfg()->era->attach_locks_csets;
 	struct attach_set *set = NULL;
 	size_t n = 0, cap = 0, i;
 	struct task *t;
@@ -276,7 +287,13 @@ int cgroup_attach_task(struct cgroup *cgrp, struct task *leader, bool threadgrou
 	size_t nunlinked = 0;
 	int ret = 0;
 
-	/* Take a snapshot of the group; PF_EXITING threads are left to cgroup_exit. */
+	/*
+	 * Take a snapshot of the group; PF_EXITING threads are left to cgroup_exit. From 3.15
+	 * the source css_sets are collected under css_set_rwsem held for reading, taken
+	 * outside the RCU read side (96d365e0b86e); 3.14 walked under RCU alone.
+	 */
+	if (locks_csets)
+		cgt_read_lock(&css_set_lock);
 	rcu_read_lock();
 	if (!threadgroup) {
 		set = malloc(sizeof(*set));
@@ -308,6 +325,8 @@ int cgroup_attach_task(struct cgroup *cgrp, struct task *leader, bool threadgrou
 		}
 	}
 	rcu_read_unlock();
+	if (locks_csets)
+		cgt_read_unlock(&css_set_lock);
 	cgt_point(CGT_PT_ATTACH_SNAPSHOT, leader);
 
 	for (i = 0; i < n && !ret; i++) {
@@ -359,10 +378,12 @@ out:
 }
 
 /*
- * cgroup_procs_write / attach_task_by_pid: move the process with @pid to @cgrp. An exec by
- * another thread can strip the task we found of its leadership; then look again.
+ * __cgroup_procs_write / attach_task_by_pid (3.14, 3.15): move the task with @pid to @cgrp,
+ * with its whole group (cgroup.procs) or alone (the v1 "tasks" file). Both hold the group's
+ * threadgroup lock. An exec by another thread can strip the leader we found of its
+ * leadership; then look again.
  */
-int cgroup_procs_write(struct cgroup *cgrp, int pid)
+static int __cgroup_procs_write(struct cgroup *cgrp, int pid, bool threadgroup)
 {
 	struct task *tsk;
 	bool locked;
@@ -378,7 +399,8 @@ retry:
 		ret = -ESRCH;
 		goto out;
 	}
-	tsk = READ_ONCE(tsk->group_leader);
+	if (threadgroup)
+		tsk = READ_ONCE(tsk->group_leader);
 	get_task_struct(tsk);
 	rcu_read_unlock();
 
@@ -386,20 +408,32 @@ retry:
 	locked = !cgt_bug(CGT_BUG_ATTACH_NO_THREADGROUP_LOCK);
 	if (locked)
 		threadgroup_lock(tsk);
-	if (!thread_group_leader(tsk)) {
+	if (threadgroup && !thread_group_leader(tsk)) {
 		if (locked)
 			threadgroup_unlock(tsk);
 		put_task_struct(tsk);
 		cgt_cover(CGT_PATH_MIGRATE_RETRY);
 		goto retry;
 	}
-	ret = cgroup_attach_task(cgrp, tsk, true);
+	ret = cgroup_attach_task(cgrp, tsk, threadgroup);
 	if (locked)
 		threadgroup_unlock(tsk);
 	put_task_struct(tsk);
 out:
 	cgt_write_unlock(&cgroup_mutex);
 	return ret;
+}
+
+/* cgroup_procs_write: a pid written to cgroup.procs moves its whole process. */
+int cgroup_procs_write(struct cgroup *cgrp, int pid)
+{
+	return __cgroup_procs_write(cgrp, pid, true);
+}
+
+/* cgroup_tasks_write: a tid written to the v1 "tasks" file moves that thread alone. */
+int cgroup_tasks_write(struct cgroup *cgrp, int pid)
+{
+	return __cgroup_procs_write(cgrp, pid, false);
 }
 
 /*
@@ -472,9 +506,11 @@ void css_task_iter_end(struct css_task_iter *it)
 }
 
 /*
- * proc_cgroup_show: "/proc/<pid>/cgroup", one line per hierarchy. The css_set lock nests
- * outside rcu_read_lock (96d365e0b86e fixed task_cgroup_path so); rwsem-inside-rcu takes
- * them the other way round.
+ * proc_cgroup_show: "/proc/<pid>/cgroup", one line per hierarchy. The kernel takes
+ * cgroup_mutex first, then the css_set lock for reading (3.14: read_lock(&css_set_lock) in
+ * task_cgroup_from_root; 3.15: down_read(&css_set_rwsem)); the css_set lock nests outside
+ * rcu_read_lock (96d365e0b86e fixed task_cgroup_path so); rwsem-inside-rcu takes those two
+ * the other way round.
  */
 int proc_cgroup_show(struct task *t, char *buf, size_t len)
 {
@@ -482,6 +518,7 @@ int proc_cgroup_show(struct task *t, char *buf, size_t len)
 	struct css_set *cset;
 	size_t off = 0;
 
+	cgt_write_lock(&cgroup_mutex);
 	if (inside) {
 		rcu_read_lock();
 		cgt_read_lock(&css_set_lock);
@@ -504,6 +541,7 @@ int proc_cgroup_show(struct task *t, char *buf, size_t len)
 		rcu_read_unlock();
 		cgt_read_unlock(&css_set_lock);
 	}
+	cgt_write_unlock(&cgroup_mutex);
 	return (int)off;
 }
 
@@ -526,6 +564,9 @@ int cgroup_init(void)
 
 	cgt_lock_init(&css_set_lock, cgt_model_cfg()->css_set_lock_ops, "css_set_lock");
 	cgt_lock_init(&cgroup_mutex, cgt_lock_find("mutex"), "cgroup_mutex");
+	cgt_lock_init(&cgroup_threadgroup_rwsem,
+		      cgt_lock_find(cgt_model_cfg()->era->threadgroup_lock),
+		      "cgroup_threadgroup_rwsem");
 	css_set_table = cds_lfht_new_flavor(64, 64, 0, CDS_LFHT_AUTO_RESIZE, &urcu_memb_flavor, NULL);
 	if (!css_set_table)
 		return -1;
@@ -570,6 +611,7 @@ void cgroup_exit_all(void)
 	rcu_read_unlock();
 	cds_lfht_destroy(css_set_table, NULL);
 	css_set_table = NULL;
+	cgt_lock_destroy(&cgroup_threadgroup_rwsem);
 	cgt_lock_destroy(&cgroup_mutex);
 	cgt_lock_destroy(&css_set_lock);
 }

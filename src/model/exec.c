@@ -30,16 +30,16 @@ int de_thread(struct task *tsk)
 {
 	struct signal_struct *sig = tsk->signal;
 
-	cgt_write_lock(&tasklist_lock);
-	if (thread_group_empty(tsk)) {
-		cgt_write_unlock(&tasklist_lock);
-		return 0;
-	}
-	/* Kill all other threads in the thread group (the kernel does this under siglock). */
+	if (thread_group_empty(tsk))
+		return 0;	/* no_thread_group: the check is lockless in the kernel too */
+	/*
+	 * Kill all other threads in the thread group, under siglock alone (3.14 and later
+	 * take no tasklist_lock here): fork adds a thread and __exit_signal removes one
+	 * under siglock, so the list zap_other_threads walks stays still.
+	 */
 	cgt_mutex_lock(&sig->siglock);
 	if (signal_group_exit(sig)) {
 		cgt_mutex_unlock(&sig->siglock);
-		cgt_write_unlock(&tasklist_lock);
 		cgt_cover(CGT_PATH_EXEC_LOST);
 		return -EAGAIN;
 	}
@@ -47,7 +47,6 @@ int de_thread(struct task *tsk)
 	sig->notify_count = zap_other_threads(tsk);
 	if (!thread_group_leader(tsk))
 		sig->notify_count--;	/* the leader turns zombie, it is not released */
-	cgt_write_unlock(&tasklist_lock);
 	cgt_point(CGT_PT_EXEC_ZAP, tsk);
 
 	while (sig->notify_count) {

@@ -1,6 +1,59 @@
 // SPDX-License-Identifier: GPL-2.0
-/* do_exit, exit_notify, release_task (kernel/exit.c). */
+/* do_exit, exit_notify, release_task, and the parent's wait (kernel/exit.c). */
 #include "model.h"
+
+/* Zombies their parent has yet to wait for, oldest first (the model's parent is implicit). */
+static CDS_LIST_HEAD(zombies);
+static pthread_mutex_t zombie_lock = PTHREAD_MUTEX_INITIALIZER;
+static long zombie_clock;		/* model operations so far */
+static long nr_zombies;			/* on the list: read without the lock */
+
+/*
+ * do_notify_parent: true if the parent ignores SIGCHLD and @p goes at once (reap_delay 0);
+ * otherwise @p stays a zombie until the parent's wait(), and is queued for it.
+ */
+static bool do_notify_parent(struct task *p)
+{
+	if (!cgt_model_cfg()->reap_delay)
+		return true;
+	pthread_mutex_lock(&zombie_lock);
+	p->zombie_since = __atomic_load_n(&zombie_clock, __ATOMIC_RELAXED);
+	cds_list_add_tail(&p->zombie, &zombies);
+	__atomic_add_fetch(&nr_zombies, 1, __ATOMIC_RELAXED);
+	pthread_mutex_unlock(&zombie_lock);
+	cgt_cover(CGT_PATH_ZOMBIE_WAITS);
+	return false;
+}
+
+/*
+ * wait_task_zombie as the parent's wait4() does it: release every zombie older than the
+ * delay (or all of them), one at a time, outside the queue's lock.
+ */
+void cgt_reap_zombies(bool all)
+{
+	const long delay = cgt_model_cfg()->reap_delay;
+	long now;
+	struct task *p;
+
+	if (!delay)
+		return;
+	now = all ? 0 : __atomic_add_fetch(&zombie_clock, 1, __ATOMIC_RELAXED);
+	while (__atomic_load_n(&nr_zombies, __ATOMIC_RELAXED)) {
+		pthread_mutex_lock(&zombie_lock);
+		p = cds_list_empty(&zombies) ? NULL :
+		    cds_list_first_entry(&zombies, struct task, zombie);
+		if (p && (all || now - p->zombie_since >= delay)) {
+			cds_list_del(&p->zombie);
+			__atomic_sub_fetch(&nr_zombies, 1, __ATOMIC_RELAXED);
+		} else {
+			p = NULL;
+		}
+		pthread_mutex_unlock(&zombie_lock);
+		if (!p)
+			return;
+		release_task(p);
+	}
+}
 
 /* delayed_put_task_struct: the task's memory goes back a grace period after release. */
 static void delayed_put_task_struct(struct rcu_head *rhp)
@@ -61,9 +114,11 @@ repeat:
 	zap_leader = false;
 	leader = p->group_leader;
 	if (leader != p && thread_group_empty(leader) && leader->exit_state == EXIT_ZOMBIE) {
-		WRITE_ONCE(leader->exit_state, EXIT_DEAD);
-		zap_leader = true;
-		cgt_cover(CGT_PATH_LEADER_REAPED);
+		zap_leader = do_notify_parent(leader);
+		if (zap_leader) {
+			WRITE_ONCE(leader->exit_state, EXIT_DEAD);
+			cgt_cover(CGT_PATH_LEADER_REAPED);
+		}
 	}
 	cgt_write_unlock(&tasklist_lock);
 	cgt_point(CGT_PT_RELEASE, p);		/* before call_rcu: @p may go after it */
@@ -77,11 +132,15 @@ repeat:
 /* exit_notify: a leader with live threads stays a zombie; anything else is reaped now. */
 static void exit_notify(struct task *tsk)
 {
-	bool autoreap;
+	bool autoreap, delayed;
 
 	cgt_write_lock(&tasklist_lock);
-	/* delay_group_leader() */
-	autoreap = !(thread_group_leader(tsk) && !thread_group_empty(tsk));
+	/* a leader waits for its threads (delay_group_leader), then for its parent */
+	delayed = thread_group_leader(tsk) && !thread_group_empty(tsk);
+	if (thread_group_leader(tsk))
+		autoreap = thread_group_empty(tsk) && do_notify_parent(tsk);
+	else
+		autoreap = true;
 	WRITE_ONCE(tsk->exit_state, autoreap ? EXIT_DEAD : EXIT_ZOMBIE);
 	if (thread_group_leader(tsk))
 		wake_group_exit_task(tsk->signal);
@@ -90,7 +149,7 @@ static void exit_notify(struct task *tsk)
 
 	if (autoreap)
 		release_task(tsk);
-	else
+	else if (delayed)
 		cgt_cover(CGT_PATH_LEADER_ZOMBIE);
 }
 

@@ -27,6 +27,8 @@ int copy_process(struct task *parent, unsigned long clone_flags, struct task **c
 {
 	const struct cgt_model_hooks *hooks = cgt_model_cfg()->hooks;
 	bool thread = clone_flags & CLONE_THREAD;
+	/* from 4.4 every fork holds the global threadgroup lock, not only CLONE_THREAD */
+	bool tg = thread || cgt_model_cfg()->era->threadgroup_global;
 	struct signal_struct *sig;
 	struct task *p;
 	struct pid *pid;
@@ -45,8 +47,9 @@ int copy_process(struct task *parent, unsigned long clone_flags, struct task **c
 			goto bad_fork_free;
 	}
 
-	if (thread) {
+	if (tg)
 		threadgroup_change_begin(parent);
+	if (thread) {
 		sig = parent->signal;
 		atomic_inc(&sig->sigcnt);
 		atomic_inc(&sig->live);
@@ -109,7 +112,7 @@ int copy_process(struct task *parent, unsigned long clone_flags, struct task **c
 	cgt_point(CGT_PT_FORK_LINKED, p);
 
 	cgroup_post_fork(p, parent);
-	if (thread)
+	if (tg)
 		threadgroup_change_end(parent);
 	if (hooks && hooks->start)
 		hooks->start(p);	/* wake_up_new_task */
@@ -126,7 +129,7 @@ bad_fork_cleanup_signal:
 		free_signal_struct(sig);
 	}
 bad_fork_abandon:
-	if (thread)
+	if (tg)
 		threadgroup_change_end(parent);
 	if (hooks && hooks->abandon)
 		hooks->abandon(p);

@@ -53,6 +53,7 @@ void cgt_task_init(struct task *p)
 	CDS_INIT_LIST_HEAD(&p->thread_group);
 	CDS_INIT_LIST_HEAD(&p->thread_node);
 	CDS_INIT_LIST_HEAD(&p->cg_list);
+	CDS_INIT_LIST_HEAD(&p->zombie);
 }
 
 /* start_kernel() + rest_init(), as far as the model needs: init runs in the root cgroups. */
@@ -61,6 +62,8 @@ int cgt_model_init(const struct cgt_model_config *cfg)
 	struct pid *pid;
 
 	model_cfg = *cfg;
+	if (!model_cfg.era)
+		model_cfg.era = cgt_era_find(CGT_DEFAULT_ERA);
 	memset(&cgt_live, 0, sizeof(cgt_live));
 	/*
 	 * Start liburcu's call_rcu thread now: made lazily by the first call_rcu(), at the
@@ -114,6 +117,7 @@ int cgt_model_exit(char *why, size_t len)
 
 void cgt_model_release_init(void)
 {
+	cgt_reap_zombies(true);		/* init waits for every zombie left */
 	cgt_write_lock(&tasklist_lock);
 	cds_list_del_rcu(&init_task.thread_node);
 	detach_pid(&init_task, PIDTYPE_SID);

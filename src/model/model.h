@@ -75,6 +75,8 @@ struct task {			/* struct task_struct */
 	struct css_set *cgroups;	/* task->cgroups: RCU-published */
 	struct cds_list_head cg_list;	/* on cgroups->tasks, under css_set_lock */
 	struct rcu_head rcu;		/* delayed_put_task_struct */
+	struct cds_list_head zombie;	/* waiting for the parent's wait() (exit.c) */
+	long zombie_since;		/* the model's operation count when it got there */
 	void *ctx;			/* the driver's execution context for this task */
 };
 
@@ -133,14 +135,39 @@ struct cgt_model_hooks {
 	void (*kill)(struct task *t);
 };
 
+/* era.c: a kernel era (--kernel), its locks and the code paths that changed with them. */
+struct cgt_kernel_era {
+	const char *name;		/* "3.15" */
+	const char *tasklist_lock;	/* lock variants, by name */
+	const char *css_set_lock;
+	const char *threadgroup_lock;
+	bool threadgroup_global;	/* cgroup_threadgroup_rwsem, not signal->group_rwsem */
+	bool attach_locks_csets;	/* cgroup_attach_task collects under the css_set lock */
+	const char *desc;		/* what it sets, with the commits */
+};
+/* The global threadgroup lock's variant (the kernel's percpu_rw_semaphore). */
+#define CGT_THREADGROUP_GLOBAL_LOCK	"percpu-rwsem"
+#define CGT_DEFAULT_ERA			"3.15"
+extern const struct cgt_kernel_era cgt_kernel_eras[];
+extern const size_t cgt_nr_kernel_eras;
+const struct cgt_kernel_era *cgt_era_find(const char *name);
+const char *cgt_era_names(void);
+
 /* What the model must know of a run. */
 struct cgt_model_config {
+	const struct cgt_kernel_era *era;	/* NULL: the default era */
 	const struct cgt_lock_ops *css_set_lock_ops;
 	const struct cgt_lock_ops *tasklist_lock_ops;
 	const struct cgt_model_hooks *hooks;
 	enum cgt_iter iter;		/* the walk used by the model's own walkers */
 	long walk_limit;		/* a walk longer than this is reported as a livelock */
 	unsigned long bugs;		/* 1 << enum cgt_bug: mistakes put back */
+	/*
+	 * The parent's wait(): a dead process stays a zombie (hashed, one task) for this many
+	 * of the model's operations before its parent reaps it; 0, at once (the parent
+	 * ignores SIGCHLD).
+	 */
+	long reap_delay;
 };
 
 /* Live objects of each kind, for the leak check. */
@@ -154,6 +181,7 @@ extern struct css_set init_css_set;
 extern struct cgt_lock tasklist_lock;
 extern struct cgt_lock css_set_lock;
 extern struct cgt_lock cgroup_mutex;
+extern struct cgt_lock cgroup_threadgroup_rwsem;
 extern struct cgroup cgroups[CGT_NR_HIERARCHIES][CGT_CGROUPS_PER_ROOT + 1];
 
 /* model.c */
@@ -198,6 +226,7 @@ struct pid *alloc_pid(void);
 void put_pid(struct pid *pid);
 void free_pid(struct pid *pid);
 struct pid *find_vpid(int nr);
+void get_pid(struct pid *pid);
 struct task *pid_task(struct pid *pid, enum pid_type type);
 struct task *find_task_by_vpid(int nr);
 void attach_pid(struct task *task, enum pid_type type, struct pid *pid);
@@ -213,6 +242,8 @@ int copy_process(struct task *parent, unsigned long clone_flags, struct task **c
 /* exit.c */
 void do_exit(struct task *tsk);
 void release_task(struct task *p);
+/* The parent's wait() for zombies due (every one with @all); each model operation ticks. */
+void cgt_reap_zombies(bool all);
 
 /* exec.c */
 int de_thread(struct task *tsk);
@@ -226,6 +257,7 @@ void get_css_set(struct css_set *cset);
 void put_css_set(struct css_set *cset);
 int cgroup_attach_task(struct cgroup *cgrp, struct task *leader, bool threadgroup);
 int cgroup_procs_write(struct cgroup *cgrp, int pid);
+int cgroup_tasks_write(struct cgroup *cgrp, int pid);
 int cgroup_task_count(const struct cgroup *cgrp);
 int proc_cgroup_show(struct task *t, char *buf, size_t len);
 struct cgroup *task_cgroup(struct task *t, int hierarchy);
@@ -278,7 +310,13 @@ void cgt_walk_stop(struct cgt_walk *w, const char *why);
 	for ((t) = cgt_walk_first((w), (start), (iter)); (t); (t) = cgt_walk_next(w))
 
 int fill_stats_for_tgid(int tgid, enum cgt_iter iter, struct cgt_walk *w);
-int proc_task_readdir(int tgid, long *nr);
+int oom_badness(int pid, enum cgt_iter iter, struct cgt_walk *w);
+long check_hung_uninterruptible_tasks(enum cgt_iter iter, struct cgt_walk *w);
+/* A getdents call's room, in names; the threads a listing watches and remembers, at most. */
+#define CGT_GETDENTS_ENTRIES	4
+#define CGT_READDIR_WATCH	64
+#define CGT_READDIR_MAX		1024
+int proc_task_readdir(int tgid, long *nr, long *missed);
 int cgt_pgrp_walk(int pgid, long *nr);
 long cgt_all_process_walk(void);
 const char *cgt_iter_name(enum cgt_iter iter);

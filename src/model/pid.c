@@ -41,6 +41,12 @@ struct pid *alloc_pid(void)
 	return pid;
 }
 
+/* get_pid */
+void get_pid(struct pid *pid)
+{
+	atomic_inc(&pid->count);
+}
+
 /* put_pid */
 void put_pid(struct pid *pid)
 {
@@ -132,15 +138,28 @@ void change_pid(struct task *task, enum pid_type type, struct pid *pid)
 	attach_pid(task, type, pid);
 }
 
+/* hlist_replace_rcu: @new takes @old's place; a reader sees one or the other, never both. */
+static void hlist_replace_rcu(struct cds_hlist_node *old, struct cds_hlist_node *new)
+{
+	struct cds_hlist_node *next = old->next;
+
+	new->next = next;
+	new->prev = old->prev;
+	rcu_assign_pointer(new->prev->next, new);
+	if (next)
+		next->prev = new;
+}
+
 /*
- * transfer_pid: @new takes @old's place on the list. The kernel uses hlist_replace_rcu; the
- * model adds @new before removing @old, which readers see as the same two-step.
+ * transfer_pid: @new takes @old's place on the pid's list in one step, as the kernel's
+ * hlist_replace_rcu does. The kernel leaves old->pids[type].pid set; the model clears it so
+ * that its invariants see one task per link.
  */
 void transfer_pid(struct task *old, struct task *new, enum pid_type type)
 {
 	struct pid *pid = old->pids[type].pid;
 
-	attach_pid(new, type, pid);
-	cds_hlist_del_rcu(&old->pids[type].node);
+	WRITE_ONCE(new->pids[type].pid, pid);
+	hlist_replace_rcu(&old->pids[type].node, &new->pids[type].node);
 	WRITE_ONCE(old->pids[type].pid, NULL);
 }

@@ -156,38 +156,139 @@ struct task *cgt_walk_next(struct cgt_walk *w)
 }
 
 /*
- * fill_stats_for_tgid (kernel/taskstats.c): sum a statistic over every thread of the group
- * found by @tgid. lock_task_sighand() there fails once the task is released; pid_alive()
- * is that check here. Returns -ESRCH if there is no such task, -ELOOP on a livelock.
- *
- * The two walk bugs put back the 3.13 code: while_each from whatever thread the pid names
- * (walk-from-exiting), or from its group leader (walk-leader-exec).
+ * fill_stats_for_tgid (kernel/taskstats.c, 3.14): sum a statistic over every thread of the
+ * group found by @tgid, with lock_task_sighand(first) held across the walk. Under siglock no
+ * thread of the group can be unhashed (__exit_signal runs under it), so even the 3.14
+ * while_each_thread walk from a thread that is exiting always ends. lock_task_sighand()
+ * fails once the task has been released: pid_alive() under siglock is that check here.
+ * Returns -ESRCH if there is no such task, -ELOOP if the walk was cut short.
  */
 int fill_stats_for_tgid(int tgid, enum cgt_iter iter, struct cgt_walk *w)
 {
+	struct signal_struct *sig;
 	struct task *first, *t;
 	int ret = 0;
 
-	if (cgt_bug(CGT_BUG_WALK_FROM_EXITING) || cgt_bug(CGT_BUG_WALK_LEADER_EXEC))
-		iter = CGT_ITER_WHILE_EACH;
+	memset(w, 0, sizeof(*w));
 	rcu_read_lock();
 	cgt_point(CGT_PT_RCU_ENTER, NULL);
 	first = find_task_by_vpid(tgid);
-	if (first && cgt_bug(CGT_BUG_WALK_LEADER_EXEC))
-		first = READ_ONCE(first->group_leader);
-	if (!first || !pid_alive(first)) {
-		memset(w, 0, sizeof(*w));
+	if (!first) {
+		ret = -ESRCH;
+		goto out;
+	}
+	sig = first->signal;		/* first's memory, and its signal, outlive our RCU section */
+	cgt_mutex_lock(&sig->siglock);	/* lock_task_sighand */
+	if (!pid_alive(first)) {
+		cgt_mutex_unlock(&sig->siglock);
 		ret = -ESRCH;
 		goto out;
 	}
 	cgt_walk_for_each(w, first, iter, t) {
 		/* walk_visit() reads each thread's exit_state, the statistic we sum */
 	}
+	cgt_mutex_unlock(&sig->siglock);	/* unlock_task_sighand */
 	if (w->overran)
 		ret = -ELOOP;
 out:
 	rcu_read_unlock();
 	return ret;
+}
+
+/*
+ * find_lock_task_mm (mm/oom_kill.c), as oom_badness() called it on each thread @p that
+ * select_bad_process() found in its do_each_thread() walk under rcu_read_lock alone
+ * (6b0c81b3be11 dropped tasklist_lock there). Until the 3.14 cycle it walked
+ * while_each_thread(p, t) from that thread, which may exit mid-walk: walk-from-exiting puts
+ * that back. Oleg Nesterov's "oom_kill: change oom_kill.c to use for_each_thread()", merged
+ * with 0c740d0afc3b, made it for_each_thread(p, t). The model finds @p by @pid, as the scan
+ * would meet it. Returns -ESRCH, -ELOOP, or 0.
+ */
+int oom_badness(int pid, enum cgt_iter iter, struct cgt_walk *w)
+{
+	struct task *p, *t;
+	int ret = 0;
+
+	if (cgt_bug(CGT_BUG_WALK_FROM_EXITING))
+		iter = CGT_ITER_WHILE_EACH;
+	memset(w, 0, sizeof(*w));
+	rcu_read_lock();
+	cgt_point(CGT_PT_RCU_ENTER, NULL);
+	p = find_task_by_vpid(pid);
+	/* oom_scan_process_thread: a thread already exiting is skipped */
+	if (!p || READ_ONCE(p->exit_state)) {
+		ret = -ESRCH;
+		goto out;
+	}
+	cgt_walk_for_each(w, p, iter, t) {
+		/* task_lock(t); if (t->mm) return t; -- the model looks at every thread */
+	}
+	if (w->overran)
+		ret = -ELOOP;
+out:
+	rcu_read_unlock();
+	return ret;
+}
+
+#define HUNG_TASK_BATCHING	1024	/* kernel/hung_task.c */
+
+/*
+ * rcu_lock_break (kernel/hung_task.c, since 6027ce497d44): let a grace period pass in the
+ * middle of the scan, holding references to @g and @t; go on only if both are still hashed.
+ */
+static bool rcu_lock_break(struct task *g, struct task *t)
+{
+	bool can_cont;
+
+	get_task_struct(g);
+	get_task_struct(t);
+	rcu_read_unlock();
+	cgt_point(CGT_PT_RCU_ENTER, t);		/* cond_resched() */
+	rcu_read_lock();
+	can_cont = pid_alive(g) && pid_alive(t);
+	put_task_struct(t);
+	put_task_struct(g);
+	return can_cont;
+}
+
+/*
+ * check_hung_uninterruptible_tasks (kernel/hung_task.c, khungtaskd): every thread of every
+ * process under rcu_read_lock alone. 3.14 and 3.15 still walked do_each_thread(g, t) /
+ * while_each_thread(g, t): g is a group leader, which survives its threads' exits as a
+ * zombie but not an exec by another thread, which releases it (0c740d0afc3b: "it can
+ * exec"); 6027ce497d44 says the walk can livelock and that only max_count bounds it. The
+ * later for_each_process_thread() cannot. walk-leader-exec puts the old walk back. Each
+ * group's walk is one struct cgt_walk, so the livelock detector sees it; @w holds the
+ * last. Returns the threads seen, or -ELOOP if a walk was cut short.
+ */
+long check_hung_uninterruptible_tasks(enum cgt_iter iter, struct cgt_walk *w)
+{
+	int batch_count = HUNG_TASK_BATCHING;
+	long seen = 0;
+	struct task *g, *t;
+
+	if (cgt_bug(CGT_BUG_WALK_LEADER_EXEC))
+		iter = CGT_ITER_WHILE_EACH;
+	memset(w, 0, sizeof(*w));
+	rcu_read_lock();
+	cgt_point(CGT_PT_RCU_ENTER, NULL);
+	cds_list_for_each_entry_rcu(g, &init_task.tasks, tasks) {
+		cgt_walk_for_each(w, g, iter, t) {
+			seen++;
+			if (!--batch_count) {
+				batch_count = HUNG_TASK_BATCHING;
+				if (!rcu_lock_break(g, t))
+					goto unlock;
+			}
+		}
+		if (w->overran) {
+			seen = -ELOOP;
+			goto unlock;
+		}
+	}
+unlock:
+	rcu_read_unlock();
+	return seen;
 }
 
 /*
@@ -217,32 +318,130 @@ static struct task *next_tid(struct task *start)
 }
 
 /*
- * proc_task_readdir (fs/proc/base.c): list /proc/<tgid>/task one thread at a time, holding
- * only a reference to the current thread between the steps (first_tid, then next_tid).
- * Returns -ESRCH if there is no such process.
+ * first_tid (fs/proc/base.c, 3.14): where a getdents call resumes, with a reference: the
+ * thread whose tid the last call could not return (f_version), if it is still in the group,
+ * else the @nr-th thread from the leader (the position), walked under RCU. NULL past the end.
  */
-int proc_task_readdir(int tgid, long *nr)
+static struct task *first_tid(struct pid *pid, int tid, long nr)
 {
-	struct task *pos;
+	struct task *pos = NULL, *task;
 
-	*nr = 0;
 	rcu_read_lock();
-	pos = find_task_by_vpid(tgid);
-	if (pos)
-		pos = READ_ONCE(pos->group_leader);
-	if (pos)
-		get_task_struct(pos);
-	rcu_read_unlock();
-	if (!pos)
-		return -ESRCH;
-	while (pos) {
-		cgt_point(CGT_PT_READDIR_STEP, pos);	/* filldir: the reader may sleep here */
-		if (++*nr > cgt_model_cfg()->walk_limit) {
-			put_task_struct(pos);
-			break;
-		}
-		pos = next_tid(pos);
+	cgt_point(CGT_PT_RCU_ENTER, NULL);
+	task = pid_task(pid, PIDTYPE_PID);
+	if (!task)
+		goto out;
+	if (tid && nr) {	/* attempt to start with the tid of a thread */
+		pos = find_task_by_vpid(tid);
+		if (pos && READ_ONCE(pos->signal) == task->signal)
+			goto found;
 	}
+	/*
+	 * Walk nr threads forward from the leader (3.14's do/while_each_thread), or find
+	 * nothing: the kernel first compares nr with get_nr_threads(), a lockless read that
+	 * the ring's own end stands in for here.
+	 */
+	task = READ_ONCE(task->group_leader);
+	pos = task;
+	do {
+		if (!nr--)
+			goto found;
+		pos = next_thread(pos);
+	} while (pos != task);
+	pos = NULL;
+	goto out;
+found:
+	get_task_struct(pos);
+out:
+	rcu_read_unlock();
+	return pos;
+}
+
+static bool listed(const int *tids, long n, int tid)
+{
+	for (long i = 0; i < n; i++)
+		if (tids[i] == tid)
+			return true;
+	return false;
+}
+
+/*
+ * proc_task_readdir (fs/proc/base.c): list /proc/<tgid>/task as a reader with a small
+ * getdents buffer does, CGT_GETDENTS_ENTRIES names per call. Each call resumes with
+ * first_tid() from the tid the last one could not return and the position (f_pos), then
+ * steps with next_tid() holding only a reference between threads; the reader is back in
+ * user space between calls. Threads exiting meanwhile shift the positions, so a thread alive
+ * through the whole listing can be missed, as on the running kernel: *@missed counts those
+ * (threads of the group at the start, still hashed at the end, never listed; watched by
+ * tid, as a reference would keep their memory, and the listing's neighbours', alive).
+ * Returns -ESRCH if there is no such process; *@nr is the number of names listed.
+ */
+int proc_task_readdir(int tgid, long *nr, long *missed)
+{
+	int start[CGT_READDIR_WATCH], tids[CGT_READDIR_MAX];
+	struct cds_list_head *head;
+	long nstart = 0, pos = 0;
+	struct pid *pid;
+	struct task *t;
+	int resume = 0;
+
+	*nr = *missed = 0;
+	rcu_read_lock();
+	pid = find_vpid(tgid);
+	t = pid_task(pid, PIDTYPE_PID);
+	head = t ? &t->signal->thread_head : NULL;
+	/* the threads to list if they live through it, by tid: no reference keeps them */
+	if (head)
+		cds_list_for_each_entry_rcu(t, head, thread_node) {
+			if (nstart == CGT_READDIR_WATCH)
+				break;
+			start[nstart++] = READ_ONCE(t->pid);
+		}
+	if (pid)
+		get_pid(pid);
+	rcu_read_unlock();
+	if (!pid)
+		return -ESRCH;
+
+	for (;;) {		/* one getdents call */
+		int room = CGT_GETDENTS_ENTRIES;
+
+		t = first_tid(pid, resume, pos);
+		resume = 0;
+		if (!t)
+			break;
+		while (t) {
+			int tid = READ_ONCE(t->pid);
+
+			if (!room--) {	/* no room left: the next call starts here */
+				resume = tid;
+				put_task_struct(t);
+				break;
+			}
+			cgt_point(CGT_PT_READDIR_STEP, t);	/* filldir: the reader may sleep */
+			if (*nr < CGT_READDIR_MAX)
+				tids[*nr] = tid;
+			++*nr;
+			pos++;
+			if (*nr > cgt_model_cfg()->walk_limit) {
+				put_task_struct(t);
+				goto out;
+			}
+			t = next_tid(t);
+		}
+		if (!resume)
+			break;
+		cgt_point(CGT_PT_READDIR_STEP, NULL);	/* back in user space between calls */
+	}
+out:
+	/* pids are never reused here: a tid still hashed is the thread that had it */
+	rcu_read_lock();
+	for (long i = 0; i < nstart; i++)
+		if (find_task_by_vpid(start[i]) &&
+		    !listed(tids, *nr < CGT_READDIR_MAX ? *nr : CGT_READDIR_MAX, start[i]))
+			++*missed;
+	rcu_read_unlock();
+	put_pid(pid);
 	return 0;
 }
 

@@ -58,10 +58,10 @@ void cgt_print_summary(FILE *f, const struct cgt_run_config *cfg, const struct c
 		s->fork_at_cap, s->fork_eagain, s->fork_eintr);
 	fprintf(f, "execs lost to another exec %ld; threads killed by exec %ld; migrations of "
 		"vanished pids %ld\n", s->exec_eagain, s->killed, s->migrate_esrch);
-	fprintf(f, "walks %ld (%.1f threads each), /proc/pid/task %ld, pgrp walks %ld, "
-		"css_task_iter %ld, cgroup_task_count %ld, proc_cgroup_show %ld\n", s->walks,
-		s->walks ? (double)s->walk_steps / s->walks : 0.0, s->readdirs, s->pgrp_walks,
-		s->iters, s->counts, s->shows);
+	fprintf(f, "walks %ld (%.1f threads each), /proc/pid/task %ld (live threads missed %ld), "
+		"pgrp walks %ld, css_task_iter %ld, cgroup_task_count %ld, proc_cgroup_show %ld\n",
+		s->walks, s->walks ? (double)s->walk_steps / s->walks : 0.0, s->readdirs,
+		s->readdir_missed, s->pgrp_walks, s->iters, s->counts, s->shows);
 	fprintf(f, "peak live threads %ld (cap %d); invariant checks while running %ld\n",
 		s->peak, cfg->threads, s->checks);
 	print_coverage(f, &r->cover);

@@ -133,6 +133,7 @@ static json_t *stats_json(const struct cgt_stats *s, double elapsed)
 			 "walk_steps", (json_int_t)s->walk_steps,
 			 "livelocked_walks", (json_int_t)s->livelocks,
 			 "task_iters", (json_int_t)s->iters, "readdirs", (json_int_t)s->readdirs,
+			 "readdir_missed", (json_int_t)s->readdir_missed,
 			 "pgrp_walks", (json_int_t)s->pgrp_walks, "checks", (json_int_t)s->checks);
 }
 

@@ -90,7 +90,18 @@ void cgt_observe(struct cgt_run *run, struct prng *rng, struct cgt_watch *watch)
 		} else {
 			tgid = random_recent_pid(run, rng);
 		}
-		ret = fill_stats_for_tgid(tgid, run->cfg->iter, &w);
+		/*
+		 * The thread-group walkers: taskstats under siglock, the OOM killer's
+		 * find_lock_task_mm and khungtaskd's scan under RCU alone (walk.c): one in
+		 * eight, three in eight and the rest.
+		 */
+		ret = prng_below(rng, 8);
+		if (!ret)
+			ret = check_hung_uninterruptible_tasks(run->cfg->iter, &w) < 0 ? -ELOOP : 0;
+		else if (ret <= 3)
+			ret = oom_badness(tgid, run->cfg->iter, &w);
+		else
+			ret = fill_stats_for_tgid(tgid, run->cfg->iter, &w);
 		if (watch && !ret && watch->left <= 0) {
 			watch->tgid = tgid;		/* found a live one: keep watching it */
 			watch->left = 50;
@@ -105,11 +116,12 @@ void cgt_observe(struct cgt_run *run, struct prng *rng, struct cgt_watch *watch)
 		break;
 	}
 	case CGT_READ_READDIR: {
-		long n;
+		long n, missed;
 
-		if (!proc_task_readdir(random_recent_pid(run, rng), &n)) {
+		if (!proc_task_readdir(random_recent_pid(run, rng), &n, &missed)) {
 			stat_inc(run, readdirs);
 			stat_add(run, readdir_tasks, n);
+			stat_add(run, readdir_missed, missed);
 		}
 		break;
 	}
@@ -159,6 +171,7 @@ enum cgt_op_result cgt_do_op(struct cgt_run *run, struct task *me, enum cgt_op o
 {
 	int ret;
 
+	cgt_reap_zombies(false);	/* the parents' wait() for zombies that are due */
 	switch (op) {
 	case CGT_OP_FORK:
 		cgt_fork_from(run, me, prng_below(rng, 100) <
@@ -177,7 +190,11 @@ enum cgt_op_result cgt_do_op(struct cgt_run *run, struct task *me, enum cgt_op o
 		stat_inc(run, ops[CGT_OP_EXIT]);
 		return CGT_OP_EXITED;
 	case CGT_OP_MIGRATE:
-		ret = cgroup_procs_write(random_cgroup(rng), random_recent_pid(run, rng));
+		/* a pid to cgroup.procs, or one in four times a tid to the v1 "tasks" file */
+		if (prng_below(rng, 4))
+			ret = cgroup_procs_write(random_cgroup(rng), random_recent_pid(run, rng));
+		else
+			ret = cgroup_tasks_write(random_cgroup(rng), random_recent_pid(run, rng));
 		if (ret == -ESRCH)
 			stat_inc(run, migrate_esrch);
 		else

@@ -82,8 +82,10 @@ static void record_point(enum cgt_point_id id, const void *obj)
 	case CGT_PT_EXEC_SWITCH:
 	case CGT_PT_ATTACH_SNAPSHOT:
 	case CGT_PT_ATTACH_MOVE:
-	case CGT_PT_READDIR_STEP:
 		pid = READ_ONCE(((const struct task *)obj)->pid);
+		break;
+	case CGT_PT_READDIR_STEP:	/* NULL between two getdents calls */
+		pid = obj ? READ_ONCE(((const struct task *)obj)->pid) : 0;
 		break;
 	case CGT_PT_GP_WAIT:
 		name = "rcu grace period";

@@ -259,8 +259,12 @@ static void run_tick(long step)
 		run_next_phase(run, -1, step);
 	if (__atomic_load_n(&run->pause, __ATOMIC_RELAXED))
 		return;
+	/*
+	 * At or past it: a replay that stopped fitting may be held in a check's pause at
+	 * that very decision, and must still stop once the pause is over.
+	 */
 	if (cfg->follow && !cfg->lenient)
-		stop = step == cfg->follow_stop_step;
+		stop = cfg->follow_stop_step >= 0 && step >= cfg->follow_stop_step;
 	else
 		stop = step >= cfg->steps || __atomic_load_n(&run->failed, __ATOMIC_RELAXED) ||
 		       cgt_sched_stop_requested();
@@ -354,11 +358,13 @@ int cgt_run(const struct cgt_run_config *cfg, const struct cgt_run_hooks *hooks,
 {
 	static const struct cgt_run_hooks no_hooks;
 	struct cgt_model_config mcfg = {
+		.era			= cfg->era,
 		.css_set_lock_ops	= cfg->css_lock,
 		.tasklist_lock_ops	= cfg->tasklist_lock,
 		.hooks			= &cgt_actor_hooks,
 		.iter			= cfg->iter,
 		.walk_limit		= 2L * cfg->threads + 64,
+		.reap_delay		= cfg->reap_delay,
 		.bugs			= cfg->bugs,
 	};
 	struct cgt_detect_config dcfg = {

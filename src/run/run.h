@@ -21,10 +21,12 @@ struct cgt_run_config {
 	int threads;			/* cap on live model threads */
 	int walkers;			/* dedicated observer pthreads */
 	enum cgt_iter iter;
+	const struct cgt_kernel_era *era;	/* --kernel */
 	const struct cgt_lock_ops *css_lock;
 	const struct cgt_lock_ops *tasklist_lock;
 	unsigned int mix[CGT_NR_OPS];	/* weights of the operations */
 	int clone_thread_pct;		/* share of forks that are CLONE_THREAD */
+	int reap_delay;			/* model operations a zombie waits for its parent */
 	double stats_interval;		/* seconds between stats lines; 0: none */
 	int stack_kib;			/* pthread stack of a model thread */
 	bool quiet;			/* no banner, stats or progress: summary only */

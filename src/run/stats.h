@@ -26,6 +26,7 @@ struct cgt_stats {
 	long counts, shows;		/* cgroup_task_count, proc_cgroup_show */
 	long killed;			/* threads that exited on SIGKILL (an exec) */
 	long readdirs, readdir_tasks;	/* proc_task_readdir runs and the threads they listed */
+	long readdir_missed;		/* threads alive through a listing that it missed */
 	long pgrp_walks;		/* do_each_pid_task over a process group */
 	long checks;			/* invariant checks made while running */
 	long live;			/* live model threads (pthreads) now */

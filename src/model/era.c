@@ -1,0 +1,76 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The kernel's eras (--kernel): which lock each model lock was, and which code paths
+ * changed with them. Each cut point is a commit:
+ *
+ *   tasklist_lock  x86's rwlock_t let new readers pass a waiting writer (rwlock-rpref) until
+ *                  the queued rwlock, 70af2f8a4f48 "locking/rwlocks: Introduce 'qrwlocks' -
+ *                  fair, queued rwlocks", which x86 took in 3.16 (rwlock).
+ *   css_set lock   rwlock_t (rwlock-rpref) until 96d365e0b86e made it css_set_rwsem (3.15,
+ *                  rwsem); a spinlock again from f0d9a5f17575 (spinlock).
+ *   threadgroup    signal->group_rwsem, one rw_semaphore per process, until d59cfc09c32a
+ *                  (reverted by 0c986253b939, re-applied as 1ed1328792ff for 4.4) made it
+ *                  one global percpu_rw_semaphore, cgroup_threadgroup_rwsem, which every
+ *                  fork takes for reading, not only CLONE_THREAD.
+ *   attach         cgroup_attach_task collects the group's css_sets under css_set_rwsem
+ *                  held for reading, outside RCU, from 3.15; 3.14 walked it under RCU alone.
+ */
+#include <string.h>
+
+#include "model.h"
+
+const struct cgt_kernel_era cgt_kernel_eras[] = {
+	{
+		.name = "3.14", .tasklist_lock = "rwlock-rpref", .css_set_lock = "rwlock-rpref",
+		.threadgroup_lock = "rwsem", .threadgroup_global = false,
+		.attach_locks_csets = false,
+		.desc = "tasklist_lock and css_set_lock x86 rwlock_t (readers pass a waiting "
+			"writer); signal->group_rwsem per process; cgroup_attach_task collects "
+			"the group under RCU alone",
+	},
+	{
+		.name = "3.15", .tasklist_lock = "rwlock-rpref", .css_set_lock = "rwsem",
+		.threadgroup_lock = "rwsem", .threadgroup_global = false,
+		.attach_locks_csets = true,
+		.desc = "css_set_rwsem (96d365e0b86e), taken for reading by cgroup_attach_task's "
+			"collection; tasklist_lock still x86 rwlock_t; signal->group_rwsem",
+	},
+	{
+		.name = "4.4", .tasklist_lock = "rwlock", .css_set_lock = "rwsem",
+		.threadgroup_lock = CGT_THREADGROUP_GLOBAL_LOCK, .threadgroup_global = true,
+		.attach_locks_csets = true,
+		.desc = "queued rwlock tasklist_lock (70af2f8a4f48, 3.16); css_set_rwsem; one "
+			"global cgroup_threadgroup_rwsem taken by every fork (1ed1328792ff)",
+	},
+	{
+		.name = "6.x", .tasklist_lock = "rwlock", .css_set_lock = "spinlock",
+		.threadgroup_lock = CGT_THREADGROUP_GLOBAL_LOCK, .threadgroup_global = true,
+		.attach_locks_csets = true,
+		.desc = "queued rwlock tasklist_lock; css_set_lock a spinlock again "
+			"(f0d9a5f17575); global cgroup_threadgroup_rwsem",
+	},
+};
+
+const size_t cgt_nr_kernel_eras = ARRAY_SIZE(cgt_kernel_eras);
+
+const struct cgt_kernel_era *cgt_era_find(const char *name)
+{
+	for (size_t i = 0; i < cgt_nr_kernel_eras; i++)
+		if (!strcmp(cgt_kernel_eras[i].name, name))
+			return &cgt_kernel_eras[i];
+	return NULL;
+}
+
+/* "3.14, 3.15, 4.4, 6.x": what --kernel takes, for its help and its errors */
+const char *cgt_era_names(void)
+{
+	static char buf[64];
+
+	if (!buf[0])
+		for (size_t i = 0; i < cgt_nr_kernel_eras; i++) {
+			if (i)
+				strcat(buf, ", ");
+			strcat(buf, cgt_kernel_eras[i].name);
+		}
+	return buf;
+}

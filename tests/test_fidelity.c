@@ -1,0 +1,496 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Fidelity: each test names the kernel function whose locking the model must keep, and
+ * watches the model take its locks through the marked points (a point hook records which
+ * model locks, siglock and RCU the acting thread holds at each point).
+ */
+#include <errno.h>
+#include <pthread.h>
+
+#include "model_fixture.h"
+
+/* Which locks the test thread holds, as the LOCK_HELD/LOCK_RELEASE points tell. */
+static int held[2][3];			/* [side][0 tasklist, 1 css_set, 2 cgroup_mutex] */
+static int order[8], norder;		/* lock ids in the order they were first taken */
+
+static int lock_id(const struct cgt_lock *l)
+{
+	return l == &tasklist_lock ? 0 : l == &css_set_lock ? 1 : l == &cgroup_mutex ? 2 : -1;
+}
+
+/* What the hook checks at one kind of point, and what it saw there. */
+static enum cgt_point_id watch_at;
+static long seen, siglock_busy, css_read_held, css_write_held, rcu_held, tasklist_write_held;
+static pthread_mutex_t *watch_siglock;
+static void (*at_point)(const void *obj);
+
+static void record_hook(enum cgt_point_id id, const void *obj)
+{
+	if (id == CGT_PT_LOCK_HELD || id == CGT_PT_LOCK_RELEASE) {
+		const struct cgt_lock_op *op = obj;
+		int l = lock_id(op->lock);
+
+		if (l < 0)
+			return;
+		held[op->side][l] += id == CGT_PT_LOCK_HELD ? 1 : -1;
+		if (id == CGT_PT_LOCK_HELD && norder < (int)ARRAY_SIZE(order))
+			order[norder++] = l;
+		return;
+	}
+	if (id != watch_at)
+		return;
+	seen++;
+	if (watch_siglock && pthread_mutex_trylock(watch_siglock) == EBUSY)
+		siglock_busy++;
+	else if (watch_siglock)
+		pthread_mutex_unlock(watch_siglock);
+	css_read_held += held[CGT_READ][1] > 0;
+	css_write_held += held[CGT_WRITE][1] > 0;
+	tasklist_write_held += held[CGT_WRITE][0] > 0;
+	rcu_held += cgt_rcu_read_depth() > 0;
+	if (at_point)
+		at_point(obj);
+}
+
+static void watch(enum cgt_point_id id, pthread_mutex_t *siglock)
+{
+	watch_at = id;
+	watch_siglock = siglock;
+	seen = siglock_busy = css_read_held = css_write_held = rcu_held = 0;
+	tasklist_write_held = 0;
+	norder = 0;
+	__atomic_store_n(&cgt_point_hook, record_hook, __ATOMIC_RELEASE);
+}
+
+static void unwatch(void)
+{
+	__atomic_store_n(&cgt_point_hook, NULL, __ATOMIC_RELEASE);
+	at_point = NULL;
+}
+
+static void boot_era(const char *name)
+{
+	const struct cgt_kernel_era *era = cgt_era_find(name);
+	struct cgt_model_config cfg = {
+		.era = era,
+		.css_set_lock_ops = cgt_lock_find("rwsem"),
+		.tasklist_lock_ops = cgt_lock_find("rwlock"),
+		.iter = CGT_ITER_FOR_EACH,
+		.walk_limit = FIXTURE_WALK_LIMIT,
+	};
+
+	cr_assert_not_null(era, "no era %s", name);
+	cgt_rcu_register_thread();
+	cr_assert_eq(cgt_model_init(&cfg), 0);
+	cgt_failures_reset();
+}
+
+static void boot(void)
+{
+	boot_era(CGT_DEFAULT_ERA);
+}
+
+TestSuite(fidelity, .init = boot, .fini = model_fini);
+
+#define N	4
+
+static void exit_all(struct task **th, int n)
+{
+	for (int i = n - 1; i >= 0; i--)
+		do_exit(th[i]);
+}
+
+/*
+ * fill_stats_for_tgid (kernel/taskstats.c, 3.14): lock_task_sighand(first) is held across
+ * the whole while_each_thread walk, so every step sees siglock taken.
+ */
+Test(fidelity, fill_stats_for_tgid_walks_under_siglock)
+{
+	struct task *th[N];
+	struct cgt_walk w;
+
+	fork_group(th, N);
+	watch(CGT_PT_WALK_STEP, &th[0]->signal->siglock);
+	cr_assert_eq(fill_stats_for_tgid(th[2]->pid, CGT_ITER_WHILE_EACH, &w), 0);
+	unwatch();
+	cr_assert_eq(w.steps, N);
+	cr_assert_eq(seen, N, "one point per step");
+	cr_assert_eq(siglock_busy, seen, "siglock held at %ld of %ld steps", siglock_busy, seen);
+	exit_all(th, N);
+	model_shutdown();
+}
+
+/* A thread that exits (do_exit) the task it is given, as its own SIGKILL would make it. */
+static void *exiter(void *arg)
+{
+	cgt_rcu_register_thread();
+	do_exit(arg);
+	cgt_rcu_unregister_thread();
+	return NULL;
+}
+
+static pthread_t exiter_thread;
+static struct task *exiter_target;
+
+/* At the first walk step, start the start thread's exit and give it time to run. */
+static void start_exit(const void *obj)
+{
+	struct timespec ts = { .tv_sec = 0, .tv_nsec = 50 * 1000 * 1000 };
+
+	(void)obj;
+	if (seen != 1)
+		return;
+	cr_assert_eq(pthread_create(&exiter_thread, NULL, exiter, exiter_target), 0);
+	nanosleep(&ts, NULL);
+}
+
+/*
+ * fill_stats_for_tgid: the start thread exiting mid-walk must wait for siglock
+ * (__exit_signal), so the 3.14 while_each_thread walk from it still ends, not a livelock.
+ */
+Test(fidelity, fill_stats_for_tgid_while_each_ends_when_start_exits)
+{
+	struct task *th[N];
+	struct cgt_walk w;
+
+	int tid;
+
+	fork_group(th, N);
+	tid = th[2]->pid;
+	exiter_target = th[2];
+	at_point = start_exit;
+	watch(CGT_PT_WALK_STEP, NULL);
+	cr_assert_eq(fill_stats_for_tgid(th[2]->pid, CGT_ITER_WHILE_EACH, &w), 0);
+	unwatch();
+	cr_assert_not(w.overran, "the walk livelocked although siglock was held");
+	cr_assert_eq(w.steps, N);
+	cr_assert_eq(pthread_join(exiter_thread, NULL), 0);
+	rcu_read_lock();
+	cr_assert_null(find_task_by_vpid(tid), "the start thread exited and was released");
+	rcu_read_unlock();
+	for (int i = N - 1; i >= 0; i--)
+		if (i != 2)
+			do_exit(th[i]);
+	model_shutdown();
+}
+
+/* At the second step, the start thread exits at once (the test acts for it). */
+static void exit_now(const void *obj)
+{
+	(void)obj;
+	if (seen == 2)
+		do_exit(exiter_target);
+}
+
+/*
+ * find_lock_task_mm (mm/oom_kill.c), from oom_badness: under RCU alone. The 3.13 walk,
+ * while_each_thread from a thread that exits mid-walk, never ends (walk-from-exiting);
+ * the for_each_thread of 3.14 does.
+ */
+Test(fidelity, find_lock_task_mm_rcu_only_and_walk_from_exiting)
+{
+	struct task *th[N];
+	struct cgt_walk w;
+
+	fork_group(th, N);
+	watch(CGT_PT_WALK_STEP, &th[0]->signal->siglock);
+	cr_assert_eq(oom_badness(th[1]->pid, CGT_ITER_FOR_EACH, &w), 0);
+	cr_assert_eq(siglock_busy, 0, "find_lock_task_mm takes no siglock");
+	cr_assert_eq(rcu_held, seen);
+
+	exiter_target = th[1];
+	at_point = exit_now;
+	watch(CGT_PT_WALK_STEP, NULL);
+	__atomic_store_n(&cgt_bugs_enabled, 1UL << CGT_BUG_WALK_FROM_EXITING, __ATOMIC_RELAXED);
+	cr_assert_eq(oom_badness(th[1]->pid, CGT_ITER_FOR_EACH, &w), -ELOOP);
+	cr_assert(w.overran);
+	unwatch();
+	__atomic_store_n(&cgt_bugs_enabled, 0, __ATOMIC_RELAXED);
+	for (int i = N - 1; i >= 0; i--)
+		if (i != 1)
+			do_exit(th[i]);
+	model_shutdown();
+}
+
+/* A group of a leader and one thread, where the thread execs while the walk is on. */
+static struct task *exec_leader, *exec_thread;
+
+static void exec_now(const void *obj)
+{
+	(void)obj;
+	if (seen != 1)
+		return;
+	do_exit(exec_leader);			/* the leader exits first: a zombie */
+	cr_assert_eq(de_thread(exec_thread), 0);	/* and the exec releases it */
+}
+
+/*
+ * check_hung_uninterruptible_tasks (kernel/hung_task.c): khungtaskd walks every group under
+ * RCU alone from its leader. With the 3.14 while_each_thread (walk-leader-exec), an exec by
+ * another thread releases the leader and the walk never ends; for_each_thread ends.
+ */
+Test(fidelity, check_hung_uninterruptible_tasks_walk_leader_exec)
+{
+	struct task *th[2];
+	struct cgt_walk w;
+
+	for (int bug = 0; bug < 2; bug++) {
+		fork_group(th, 2);
+		exec_leader = th[0];
+		exec_thread = th[1];
+		at_point = exec_now;
+		watch(CGT_PT_WALK_STEP, NULL);
+		__atomic_store_n(&cgt_bugs_enabled, bug ? 1UL << CGT_BUG_WALK_LEADER_EXEC : 0,
+				 __ATOMIC_RELAXED);
+		if (bug) {
+			cr_assert_eq(check_hung_uninterruptible_tasks(CGT_ITER_FOR_EACH, &w), -ELOOP);
+			cr_assert(w.overran);
+		} else {
+			cr_assert_geq(check_hung_uninterruptible_tasks(CGT_ITER_FOR_EACH, &w), 1);
+			cr_assert_not(w.overran);
+		}
+		unwatch();
+		cr_assert(thread_group_leader(th[1]), "the exec took the leader's place");
+		do_exit(th[1]);
+	}
+	__atomic_store_n(&cgt_bugs_enabled, 0, __ATOMIC_RELAXED);
+	model_shutdown();
+}
+
+/*
+ * de_thread (fs/exec.c): the zap of the other threads is done under siglock alone; no
+ * tasklist_lock write section before it (the leader switch later takes one, as the kernel).
+ */
+Test(fidelity, de_thread_kills_under_siglock_only)
+{
+	struct task *th[2];
+	long writes;
+
+	fork_group(th, 2);
+	do_exit(th[0]);			/* a zombie leader: the exec does not have to wait */
+	writes = cgt_lock_writes(&tasklist_lock);
+	watch(CGT_PT_EXEC_ZAP, &th[1]->signal->siglock);
+	cr_assert_eq(de_thread(th[1]), 0);
+	unwatch();
+	cr_assert_eq(seen, 1);
+	cr_assert_eq(siglock_busy, 1, "zap_other_threads runs under siglock");
+	cr_assert_eq(tasklist_write_held, 0, "tasklist_lock held for writing at the zap");
+	cr_assert_eq(order[0], 0, "the first lock taken is the leader switch's tasklist_lock");
+	cr_assert_eq(cgt_lock_writes(&tasklist_lock), writes + 2,
+		     "one write section for the leader switch, one for release_task: %ld",
+		     cgt_lock_writes(&tasklist_lock) - writes);
+	do_exit(th[1]);
+	model_shutdown();
+}
+
+/*
+ * cgroup_attach_task (kernel/cgroup.c, 3.15): the group is collected under css_set_rwsem
+ * held for reading, taken outside the RCU read side; 3.14 collected under RCU alone.
+ */
+static void attach_checks(bool locked)
+{
+	struct task *th[N];
+
+	fork_group(th, N);
+	watch(CGT_PT_WALK_STEP, NULL);
+	cgt_write_lock(&cgroup_mutex);
+	threadgroup_lock(th[0]);
+	cr_assert_eq(cgroup_attach_task(&cgroups[0][2], th[0], true), 0);
+	threadgroup_unlock(th[0]);
+	cgt_write_unlock(&cgroup_mutex);
+	unwatch();
+	cr_assert_eq(seen, N, "one walk step per thread");
+	cr_assert_eq(rcu_held, seen);
+	cr_assert_eq(css_read_held, locked ? seen : 0, "css_set lock held for reading at %ld of "
+		     "%ld steps", css_read_held, seen);
+	for (int i = 0; i < N; i++)
+		cr_assert_eq(task_cgroup(th[i], 0), &cgroups[0][2]);
+	exit_all(th, N);
+	model_shutdown();
+}
+
+Test(fidelity, cgroup_attach_task_collects_under_css_set_rwsem)
+{
+	attach_checks(true);
+}
+
+TestSuite(era, .fini = model_fini);
+
+Test(era, cgroup_attach_task_3_14_collects_under_rcu)
+{
+	boot_era("3.14");
+	attach_checks(false);
+}
+
+/* proc_cgroup_show (kernel/cgroup.c): cgroup_mutex first, then the css_set lock. */
+Test(fidelity, proc_cgroup_show_takes_cgroup_mutex_first)
+{
+	struct task *th[1];
+	char buf[128];
+
+	fork_group(th, 1);
+	watch(CGT_PT_LOCK_HELD, NULL);
+	cr_assert_gt(proc_cgroup_show(th[0], buf, sizeof(buf)), 0);
+	unwatch();
+	cr_assert_eq(norder, 2);
+	cr_assert_eq(order[0], 2, "cgroup_mutex first");
+	cr_assert_eq(order[1], 1, "then the css_set lock");
+	do_exit(th[0]);
+	model_shutdown();
+}
+
+/*
+ * copy_process (kernel/fork.c) from 4.4 on: every fork, not only CLONE_THREAD, takes the one
+ * global cgroup_threadgroup_rwsem for reading (1ed1328792ff); 3.15 forks a process without
+ * its group_rwsem, which only CLONE_THREAD takes.
+ */
+static void fork_reads(const char *era, long want)
+{
+	struct task *p;
+	long reads;
+
+	boot_era(era);
+	reads = cgt_lock_reads(&cgroup_threadgroup_rwsem);
+	p = fork_process();
+	cr_assert_eq(cgt_lock_reads(&cgroup_threadgroup_rwsem) - reads, want, "era %s", era);
+	do_exit(p);
+	model_shutdown();
+}
+
+Test(era, copy_process_3_15_process_fork_takes_no_threadgroup_lock)
+{
+	fork_reads("3.15", 0);
+}
+
+Test(era, copy_process_4_4_every_fork_takes_cgroup_threadgroup_rwsem)
+{
+	fork_reads("4.4", 1);
+}
+
+/*
+ * transfer_pid (kernel/pid.c): de_thread hands the old leader's place on its process group
+ * and session lists to the exec-er with hlist_replace_rcu, in one step and in place: the
+ * list keeps its order (an add and a delete would move the exec-er to the head).
+ */
+Test(fidelity, transfer_pid_replaces_in_place)
+{
+	struct task *th[2], *child = NULL;
+	struct pid *pgrp;
+	struct cds_hlist_node *first, *second;
+
+	fork_group(th, 2);
+	cr_assert_eq(copy_process(th[0], 0, &child), 0);	/* joins th[0]'s process group */
+	pgrp = th[0]->pids[PIDTYPE_PGID].pid;
+	first = pgrp->tasks[PIDTYPE_PGID].next;
+	cr_assert_eq(first, &child->pids[PIDTYPE_PGID].node, "the newest member is first");
+	do_exit(th[0]);
+	cr_assert_eq(de_thread(th[1]), 0);
+	first = pgrp->tasks[PIDTYPE_PGID].next;
+	second = first->next;
+	cr_assert_eq(first, &child->pids[PIDTYPE_PGID].node, "the child stays first");
+	cr_assert_eq(second, &th[1]->pids[PIDTYPE_PGID].node, "the exec-er in the old place");
+	cr_assert_null(second->next);
+	cr_assert_eq(second->prev, first);
+	do_exit(child);
+	do_exit(th[1]);
+	model_shutdown();
+}
+
+/*
+ * __cgroup_procs_write (kernel/cgroup.c): a tid written to cgroup.procs moves its whole
+ * process; written to the v1 "tasks" file (cgroup_tasks_write), that thread alone, under
+ * the same threadgroup lock.
+ */
+Test(fidelity, cgroup_tasks_write_moves_one_thread)
+{
+	struct task *th[N];
+
+	fork_group(th, N);
+	cr_assert_eq(cgroup_tasks_write(&cgroups[1][3], th[2]->pid), 0);
+	for (int i = 0; i < N; i++)
+		cr_assert_eq(task_cgroup(th[i], 1), i == 2 ? &cgroups[1][3] : &cgroups[1][0],
+			     "thread %d", i);
+	cr_assert_eq(cgroup_procs_write(&cgroups[1][1], th[3]->pid), 0);
+	for (int i = 0; i < N; i++)
+		cr_assert_eq(task_cgroup(th[i], 1), &cgroups[1][1], "thread %d", i);
+	assert_model_sound();
+	exit_all(th, N);
+	model_shutdown();
+}
+
+/* Between the two getdents calls, a thread listed already and the next one to list exit. */
+static struct task *gone[2];
+
+static void exit_between_calls(const void *obj)
+{
+	if (obj || !gone[0])
+		return;
+	do_exit(gone[0]);
+	do_exit(gone[1]);
+	gone[0] = NULL;
+}
+
+/*
+ * proc_task_readdir, first_tid (fs/proc/base.c): each getdents call resumes from the tid the
+ * last one could not return or, when that thread is gone, from the position. Two exits
+ * between calls shift the positions, and a thread alive all along is never listed.
+ */
+Test(fidelity, proc_task_readdir_resume_misses_a_live_thread)
+{
+	struct task *th[6];
+	long nr, missed;
+
+	fork_group(th, 6);		/* L T1 T2 T3 | T4 T5: four names a call */
+	cr_assert_eq(proc_task_readdir(th[0]->pid, &nr, &missed), 0);
+	cr_assert_eq(nr, 6);
+	cr_assert_eq(missed, 0);
+
+	gone[0] = th[1];
+	gone[1] = th[4];
+	at_point = exit_between_calls;
+	watch(CGT_PT_READDIR_STEP, NULL);
+	cr_assert_eq(proc_task_readdir(th[0]->pid, &nr, &missed), 0);
+	unwatch();
+	cr_assert_eq(nr, 4, "L T1 T2 T3, then nothing: %ld", nr);
+	cr_assert_eq(missed, 1, "T5 lived through the listing and was not listed");
+	do_exit(th[5]);
+	do_exit(th[3]);
+	do_exit(th[2]);
+	do_exit(th[0]);
+	model_shutdown();
+}
+
+/*
+ * exit_notify, do_notify_parent, wait_task_zombie (kernel/exit.c): with SIGCHLD not ignored,
+ * a process whose last thread has exited stays a zombie, hashed and listed, until its
+ * parent's wait() (here after reap_delay model operations) releases it.
+ */
+Test(era, exit_notify_zombie_until_the_parent_waits)
+{
+	struct cgt_model_config cfg = {
+		.css_set_lock_ops = cgt_lock_find("rwsem"),
+		.tasklist_lock_ops = cgt_lock_find("rwlock"),
+		.iter = CGT_ITER_FOR_EACH,
+		.walk_limit = FIXTURE_WALK_LIMIT,
+		.reap_delay = 3,
+	};
+	struct task *th[2];
+	long nr, missed;
+	int pid;
+
+	cgt_rcu_register_thread();
+	cr_assert_eq(cgt_model_init(&cfg), 0);
+	fork_group(th, 2);
+	pid = th[0]->pid;
+	do_exit(th[0]);
+	do_exit(th[1]);		/* the last thread: the leader is not reaped with it */
+	cr_assert_eq(th[0]->exit_state, EXIT_ZOMBIE);
+	cr_assert_eq(proc_task_readdir(pid, &nr, &missed), 0);
+	cr_assert_eq(nr, 1, "the zombie is listed alone");
+	for (int i = 0; i < 2; i++)
+		cgt_reap_zombies(false);
+	cr_assert_eq(proc_task_readdir(pid, &nr, &missed), 0, "not yet: 2 of 3 operations");
+	cgt_reap_zombies(false);
+	cr_assert_eq(proc_task_readdir(pid, &nr, &missed), -ESRCH, "reaped after 3");
+	model_shutdown();
+}
