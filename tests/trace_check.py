@@ -90,7 +90,8 @@ def check(trace, involved):
         ss.sort(key=lambda s: (s[0], -s[1]))
         stack = []
         for s in ss:
-            while stack and stack[-1][1] <= s[0]:
+            # timestamps are decimal microseconds: ts + dur may miss the next ts by an ulp
+            while stack and stack[-1][1] <= s[0] + 1e-6:
                 stack.pop()
             if stack and s[1] > stack[-1][1] + 1e-6:
                 bad.append(f"X {s[2]!r} on {track} crosses the end of {stack[-1][2]!r}")

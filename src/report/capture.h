@@ -15,8 +15,9 @@
 #include "../core/failure.h"
 #include "../core/thread.h"
 #include "../model/snapshot.h"
+#include "report_read.h"
 
-#define CGT_CAPTURE_INVOLVED	16
+#define CGT_CAPTURE_INVOLVED	CGT_REPORT_INVOLVED	/* the report's "timeline" holds them */
 
 struct cgt_capture {
 	bool taken;

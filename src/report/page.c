@@ -285,7 +285,7 @@ static const char script[] =
 	"v.x=drag[1]-(e.clientX-drag[0])/r.width*v.width;});"
 	"s.addEventListener('dblclick',function(){v.x=x0;v.width=w0;});})();";
 
-static void commands(FILE *m, json_t *r, const char *dir)
+static void commands(FILE *m, json_t *r, const char *dir, const char *report)
 {
 	bool controlled = json_object_get(r, "schedule") != NULL;
 	const char *build = str(r, "build");
@@ -299,7 +299,7 @@ static void commands(FILE *m, json_t *r, const char *dir)
 	fprintf(m, "\n# %s\n%s replay ", controlled ? "the same schedule, decision by decision" :
 		"the same seed, ten times, with the rate it comes back", bin);
 	esc(m, dir);
-	fputs("/report.json\n", m);
+	fprintf(m, "/%s\n", report);
 	if (controlled) {
 		fprintf(m, "# a smaller schedule that still fails\n%s shrink ", bin);
 		esc(m, dir);
@@ -308,12 +308,12 @@ static void commands(FILE *m, json_t *r, const char *dir)
 			"%s reproduce ", bin);
 		esc(m, dir);
 	}
-	fprintf(m, "/report.json\n# this page and the story again\n%s show ", bin);
+	fprintf(m, "/%s\n# this page and the story again\n%s show ", report, bin);
 	esc(m, dir);
-	fputs("/report.json\n</pre>\n", m);
+	fprintf(m, "/%s\n</pre>\n", report);
 }
 
-int cgt_page_write(const char *dir, char *why, size_t len)
+int cgt_page_write(const char *dir, const char *report, char *why, size_t len)
 {
 	json_error_t jerr;
 	json_t *r, *trace = NULL, *f;
@@ -322,11 +322,11 @@ int cgt_page_write(const char *dir, char *why, size_t len)
 	FILE *m;
 	int ret;
 
-	tbuf = slurp(dir, "report.json", &tlen);
+	tbuf = slurp(dir, report, &tlen);
 	r = tbuf ? json_loadb(tbuf, tlen, 0, &jerr) : NULL;
 	free(tbuf);
 	if (!r) {
-		snprintf(why, len, "%s/report.json cannot be read", dir);
+		snprintf(why, len, "%s/%s cannot be read", dir, report);
 		return -1;
 	}
 	tbuf = slurp(dir, "trace.json", &tlen);
@@ -383,7 +383,7 @@ int cgt_page_write(const char *dir, char *why, size_t len)
 		fputs("<p>no linkage.svg beside the report (linkage.dot has the picture as text)</p>", m);
 	}
 	fputs("</div>\n", m);
-	commands(m, r, dir);
+	commands(m, r, dir, report);
 	fprintf(m, "<script>%s</script>\n</body></html>\n", script);
 	fclose(m);
 	ret = html ? cgt_write_atomic(dir, "report.html", html, hlen) : -ENOMEM;

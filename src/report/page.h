@@ -8,8 +8,14 @@
 #define CGT_PAGE_H
 
 #include <stddef.h>
+#include <stdio.h>
 
-/* @dir/report.html from @dir's report.json, trace.json and linkage.svg: 0, or -1 and @why. */
-int cgt_page_write(const char *dir, char *why, size_t len);
+/* @dir/report.html from @dir/@report, trace.json and linkage.svg: 0, or -1 and @why. */
+int cgt_page_write(const char *dir, const char *report, char *why, size_t len);
+/*
+ * cgtorture show: @path read strictly (a bad one: one line on stderr, 2), its failure and
+ * story printed on @out, and report.html written beside it; the exit status.
+ */
+int cgt_report_show(const char *path, FILE *out);
 
 #endif

@@ -312,7 +312,7 @@ static void write_pictures(struct cgt_run_result *res, const struct cgt_failure 
 				 "linkage.svg skipped: %s", why);
 		free(text);
 	}
-	if (cgt_page_write(res->report_dir, why, sizeof(why)))
+	if (cgt_page_write(res->report_dir, "report.json", why, sizeof(why)))
 		fprintf(stderr, "cgtorture: %s\n", why);
 }
 

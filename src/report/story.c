@@ -191,7 +191,14 @@ static void tell(const struct cgt_capture *c)
 
 		if (c->controlled && !t->sched_id)
 			continue;
-		for (uint32_t i = head - have; i != head; i++) {
+		uint32_t from = head - have;
+
+		/* a task in question tells only its last operation: its path to the failure */
+		for (uint32_t i = head - have; has_tid(&in, t->pid) && i != head; i++)
+			if (t->ring[i & (CGT_RING_SIZE - 1)].point == CGT_PT_LOOP &&
+			    t->ring[i & (CGT_RING_SIZE - 1)].ns <= c->at)
+				from = i;
+		for (uint32_t i = from; i != head; i++) {
 			const struct cgt_event *e = &t->ring[i & (CGT_RING_SIZE - 1)];
 
 			if (e->ns <= c->at && e->point < CGT_NR_POINTS &&
