@@ -136,7 +136,10 @@ void cgt_capture_take(const struct cgt_failure *f, bool controlled)
 		involve(&capture, find(&capture, 0, capture.threads[me].walk_start_pid));
 	}
 	involve_named(&capture, f->summary, tids, &ntids, CGT_CAPTURE_INVOLVED);
-	involve_named(&capture, f->evidence, tids, &ntids, CGT_CAPTURE_INVOLVED);
+	/* a hang's picture names every thread that waits or holds: its cycle is the story */
+	involve_named(&capture, f->evidence && strstr(f->evidence, "deadlock cycle:") ?
+		      strstr(f->evidence, "deadlock cycle:") : f->evidence, tids, &ntids,
+		      CGT_CAPTURE_INVOLVED);
 	involve_blockers(&capture);
 	for (int k = 0; k < capture.ninvolved; k++) {
 		const struct cgt_thread *t = &capture.threads[capture.involved[k]];

@@ -2,9 +2,10 @@
 /*
  * The kind of a failure, for reproduce to know that a controlled schedule found the same
  * thing as a free-running report: the numbers (tids, thread numbers, steps, seconds,
- * addresses) are left out, and a hang is known by its deadlock cycle's locks and sides (in
- * order, the lowest first, as a cycle has no start) or else by what it waits for; the two
- * wordings of a hang (free-running and controlled) give the same kind.
+ * addresses) are left out, and a hang is known by the locks of its deadlock cycle (their
+ * names sorted, as lockdep knows a cycle by its classes: how many threads wait, and on which
+ * side, varies with the run) or else by what it waits for; the two wordings of a hang
+ * (free-running and controlled) give the same kind.
  */
 #include <ctype.h>
 #include <jansson.h>
@@ -40,7 +41,7 @@ static int by_name(const void *a, const void *b)
 	return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
-/* "cycle: css_set_lock (read), rcu grace period" from the evidence's cycle lines. */
+/* "cycle: css_set_lock, rcu grace period": the distinct locks of the evidence's cycle lines. */
 static bool hang_cycle(const char *evidence, char *buf, size_t len)
 {
 	const char *p = evidence ? strstr(evidence, "deadlock cycle:") : NULL;
@@ -51,19 +52,19 @@ static bool hang_cycle(const char *evidence, char *buf, size_t len)
 	if (!p)
 		return false;
 	for (p = strchr(p, '\n'); p && *++p && n < 32; p = strchr(p, '\n')) {
-		const char *w = strstr(p, " waits for "), *end;
-		size_t l = strcspn(p, "\n");
+		const char *w = strstr(p, " waits for ");
+		bool seen = false;
 
-		if (!w || w > p + l)
+		if (!w || w > p + strcspn(p, "\n"))
 			continue;
 		w += strlen(" waits for ");
-		end = strstr(w, ", ");
 		if (!strncmp(w, "an RCU grace period", 19))
 			snprintf(line, sizeof(line), "rcu grace period");
-		else
-			snprintf(line, sizeof(line), "%.*s", (int)((end && end < p + l ? end : p + l) - w), w);
-		what[n] = strdup(line);
-		if (what[n])
+		else	/* the lock's name: its side and how many wait for it vary with the run */
+			snprintf(line, sizeof(line), "%.*s", (int)strcspn(w, " ,\n"), w);
+		for (int i = 0; i < n; i++)
+			seen |= !strcmp(what[i], line);
+		if (!seen && (what[n] = strdup(line)))
 			n++;
 	}
 	qsort(what, (size_t)n, sizeof(what[0]), by_name);
@@ -102,6 +103,14 @@ void cgt_failure_kind(int detector, const char *summary, const char *evidence, c
 		p = p ? strstr(p, " for ") : NULL;
 		numbers_out(p ? p + 5 : summary, norm, sizeof(norm));
 		snprintf(buf, len, "waits for %s", norm);
+		return;
+	case CGT_DET_STARVATION:
+		/* "... for LOCK while" (at the write) or "... to write LOCK while" (while waiting) */
+		p = strstr(summary, " while ");
+		while (p && p > summary && p[-1] != ' ')
+			p--;
+		snprintf(buf, len, "a writer of %.*s starved", p ? (int)strcspn(p, " ") : 1,
+			 p ? p : "?");
 		return;
 	case CGT_DET_ASAN:
 	case CGT_DET_TSAN:

@@ -74,7 +74,7 @@ static bool has_name(const struct interest *in, const char *name)
  * question and waited for grace periods, and what the involved threads themselves waited for.
  */
 static bool telling(const struct interest *in, const struct cgt_thread *me, bool involved,
-		    const struct cgt_thread *t, const struct cgt_event *e)
+		    bool controlled, const struct cgt_thread *t, const struct cgt_event *e)
 {
 	switch (e->point) {
 	case CGT_PT_SIGLOCK:
@@ -86,7 +86,8 @@ static bool telling(const struct interest *in, const struct cgt_thread *me, bool
 	case CGT_PT_LOCK_HELD:
 	case CGT_PT_LOCK_RELEASE:
 	case CGT_PT_GP_WAIT:
-		return has_name(in, e->name);
+		/* a free-running run's many threads: only the involved ones' turns at the lock */
+		return has_name(in, e->name) && (controlled || involved);
 	case CGT_PT_LOOP:
 	case CGT_PT_WALK_STEP:
 	case CGT_PT_ITER_STEP:
@@ -202,7 +203,7 @@ static void tell(const struct cgt_capture *c)
 			const struct cgt_event *e = &t->ring[i & (CGT_RING_SIZE - 1)];
 
 			if (e->ns <= c->at && e->point < CGT_NR_POINTS &&
-			    telling(&in, me, involved, t, e))
+			    telling(&in, me, involved, c->controlled, t, e))
 				evs[nev++] = (struct ev){ t, e };
 		}
 	}
@@ -257,8 +258,8 @@ void cgt_story_failure(const struct cgt_run_config *cfg, enum cgt_detector det, 
 	int detector[CGT_MAX_FAILURES];
 	int nf, which;
 
-	(void)det;
-	if (nth > CGT_MAX_FAILURES)
+	/* a free-running crash is reported from its signal handler: no copies, no pictures */
+	if (nth > CGT_MAX_FAILURES || (det == CGT_DET_CRASH && !cfg->sched))
 		return;
 	nf = cgt_failures_get(f, CGT_MAX_FAILURES);
 	if (nf > nth)
