@@ -2,10 +2,9 @@
 /*
  * The kind of a failure, for reproduce to know that a controlled schedule found the same
  * thing as a free-running report: the numbers (tids, thread numbers, steps, seconds,
- * addresses) are left out, and a hang is known by the locks of its deadlock cycle (their
- * names sorted, as lockdep knows a cycle by its classes: how many threads wait, and on which
- * side, varies with the run) or else by what it waits for; the two wordings of a hang
- * (free-running and controlled) give the same kind.
+ * addresses) are left out, and a hang is known by the lock classes on a cycle of its wait-for
+ * picture, or else by what it waits for; the two wordings of a hang (free-running and
+ * controlled) give the same kind.
  */
 #include <ctype.h>
 #include <jansson.h>
@@ -36,45 +35,92 @@ static void numbers_out(const char *s, char *buf, size_t len)
 	buf[o] = '\0';
 }
 
-static int by_name(const void *a, const void *b)
+#define MAX_RES	32
+
+/* The index of resource @name (a lock, or "rcu": read-side sections and grace periods). */
+static int res_index(char names[][48], int *n, const char *name, size_t len)
 {
-	return strcmp(*(const char *const *)a, *(const char *const *)b);
+	if (len >= 48)
+		len = 47;
+	for (int i = 0; i < *n; i++)
+		if (strlen(names[i]) == len && !strncmp(names[i], name, len))
+			return i;
+	if (*n == MAX_RES)
+		return -1;
+	memcpy(names[*n], name, len);
+	names[*n][len] = '\0';
+	return (*n)++;
 }
 
-/* "cycle: css_set_lock, rcu grace period": the distinct locks of the evidence's cycle lines. */
+/*
+ * "cycle: css_set_lock, rcu": the resources on a cycle of the wait-for picture taken by
+ * class, as lockdep takes it: an edge A -> B for each thread that holds A (or reads under
+ * RCU) and waits for B (a grace period is RCU's). Which threads and sides make the cycle
+ * varies with the run (and a controlled run's hang may be reported from a thread that only
+ * queues behind it); the classes on it do not.
+ */
 static bool hang_cycle(const char *evidence, char *buf, size_t len)
 {
-	const char *p = evidence ? strstr(evidence, "deadlock cycle:") : NULL;
-	char *what[32], line[160];
-	int n = 0;
+	char names[MAX_RES][48];
+	bool edge[MAX_RES][MAX_RES] = { { false } }, on[MAX_RES] = { false };
+	int n = 0, found = 0;
 	size_t o;
 
-	if (!p)
-		return false;
-	for (p = strchr(p, '\n'); p && *++p && n < 32; p = strchr(p, '\n')) {
-		const char *w = strstr(p, " waits for ");
-		bool seen = false;
+	for (const char *p = evidence; p && *p; p += strcspn(p, "\n"), p += *p == '\n') {
+		size_t l = strcspn(p, "\n");
+		int held[16], nheld = 0, waits = -1;
 
-		if (!w || w > p + strcspn(p, "\n"))
+		if (strncmp(p, "  thread ", 9))
 			continue;
-		w += strlen(" waits for ");
-		if (!strncmp(w, "an RCU grace period", 19))
-			snprintf(line, sizeof(line), "rcu grace period");
-		else	/* the lock's name: its side and how many wait for it vary with the run */
-			snprintf(line, sizeof(line), "%.*s", (int)strcspn(w, " ,\n"), w);
+		for (const char *q = p; q < p + l; q++) {
+			const char *name = NULL;
+
+			if (!strncmp(q, " in rcu_read_lock", 17)) {
+				if (nheld < 16)
+					held[nheld++] = res_index(names, &n, "rcu", 3);
+				continue;
+			}
+			if (!strncmp(q, " holds ", 7))
+				name = q + 7;
+			else if (!strncmp(q, " waits for ", 11))
+				name = q + 11;
+			else
+				continue;
+			if (!strncmp(name, "rcu grace period", 16) || !strncmp(name, "an RCU", 6)) {
+				if (q[1] == 'w')
+					waits = res_index(names, &n, "rcu", 3);
+				continue;
+			}
+			if (q[1] == 'w')
+				waits = res_index(names, &n, name, strcspn(name, " ,"));
+			else if (nheld < 16)
+				held[nheld++] = res_index(names, &n, name, strcspn(name, " ,"));
+		}
+		for (int i = 0; i < nheld && waits >= 0; i++)
+			if (held[i] >= 0 && held[i] != waits)
+				edge[held[i]][waits] = true;
+	}
+	/* Warshall: which resources reach which; one on a cycle reaches itself */
+	for (int k = 0; k < n; k++)
 		for (int i = 0; i < n; i++)
-			seen |= !strcmp(what[i], line);
-		if (!seen && (what[n] = strdup(line)))
-			n++;
-	}
-	qsort(what, (size_t)n, sizeof(what[0]), by_name);
+			for (int j = 0; j < n; j++)
+				edge[i][j] |= edge[i][k] && edge[k][j];
+	for (int i = 0; i < n; i++)
+		found += on[i] = edge[i][i];
+	if (!found)
+		return false;
 	o = (size_t)snprintf(buf, len, "cycle:");
-	for (int i = 0; i < n; i++) {
-		if (o < len)
-			o += (size_t)snprintf(buf + o, len - o, "%s %s", i ? "," : "", what[i]);
-		free(what[i]);
+	/* in name order: a cycle has no first lock */
+	for (int k = 0; k < found && o < len; k++) {
+		int best = -1;
+
+		for (int i = 0; i < n; i++)
+			if (on[i] && (best < 0 || strcmp(names[i], names[best]) < 0))
+				best = i;
+		on[best] = false;
+		o += (size_t)snprintf(buf + o, len - o, "%s %s", k ? "," : "", names[best]);
 	}
-	return n > 0;
+	return true;
 }
 
 void cgt_failure_kind(int detector, const char *summary, const char *evidence, char *buf,
