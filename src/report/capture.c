@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "capture.h"
+#include "kind.h"
 #include "../run/points.h"
 
 #define MAX_THREADS	4096
@@ -108,6 +109,7 @@ void cgt_capture_take(const struct cgt_failure *f, bool controlled)
 {
 	struct cgt_thread *dead[1024];
 	int tids[CGT_CAPTURE_INVOLVED], ntids = 0, ndead, me;
+	char cycle[200];
 	const struct cgt_walk *walk;
 
 	cgt_capture_reset();
@@ -150,6 +152,13 @@ void cgt_capture_take(const struct cgt_failure *f, bool controlled)
 		if (from > capture.window_from)
 			capture.window_from = from;
 	}
+	/* a hang's cycle from the threads themselves: its evidence may be cut short */
+	if (f->detector == CGT_DET_HANG &&
+	    cgt_threads_cycle(capture.threads, capture.nthreads, cycle, sizeof(cycle)))
+		snprintf(capture.kind, sizeof(capture.kind), "hang: %s", cycle);
+	else
+		cgt_failure_kind(f->detector, f->summary, f->evidence, capture.kind,
+				 sizeof(capture.kind));
 	/* a crash's handler must not read a model it may have broken */
 	if (f->detector != CGT_DET_CRASH) {
 		bool guest = !cgt_self || cgt_self->role == CGT_ROLE_WATCHDOG;

@@ -30,6 +30,7 @@ struct cgt_capture {
 	int involved[CGT_CAPTURE_INVOLVED];	/* indexes in threads[], the failing one first */
 	int ninvolved;
 	uint64_t window_from;		/* every involved thread's events are complete since */
+	char kind[256];			/* the failure's kind (kind.h), from the threads for a hang */
 	struct cgt_linkage linkage;
 };
 

@@ -14,7 +14,9 @@
 #include <string.h>
 
 #include "kind.h"
+#include "report_read.h"
 #include "../core/failure.h"
+#include "../core/thread.h"
 
 /* @s with every run of digits (and a 0x address) as "N"; at most @len bytes. */
 static void numbers_out(const char *s, char *buf, size_t len)
@@ -52,6 +54,41 @@ static int res_index(char names[][48], int *n, const char *name, size_t len)
 	return (*n)++;
 }
 
+/* "cycle: a, b": the resources marked @on, in name order (a cycle has no first lock). */
+static void write_names(char names[][48], int n, bool *on, char *buf, size_t len)
+{
+	size_t o = (size_t)snprintf(buf, len, "cycle:");
+
+	for (bool any = true; any && o < len; ) {
+		int best = -1;
+
+		for (int i = 0; i < n; i++)
+			if (on[i] && (best < 0 || strcmp(names[i], names[best]) < 0))
+				best = i;
+		any = best >= 0;
+		if (any) {
+			on[best] = false;
+			o += (size_t)snprintf(buf + o, len - o, "%s %s", o > 6 ? "," : "", names[best]);
+		}
+	}
+}
+
+/* The resources of @edge that reach themselves (Warshall), written as write_names does. */
+static bool class_cycle(char names[][48], int n, bool edge[][MAX_RES], char *buf, size_t len)
+{
+	bool on[MAX_RES] = { false }, found = false;
+
+	for (int k = 0; k < n; k++)
+		for (int i = 0; i < n; i++)
+			for (int j = 0; j < n; j++)
+				edge[i][j] |= edge[i][k] && edge[k][j];
+	for (int i = 0; i < n; i++)
+		found |= on[i] = edge[i][i];
+	if (found)
+		write_names(names, n, on, buf, len);
+	return found;
+}
+
 /*
  * "cycle: css_set_lock, rcu": the resources on a cycle of the wait-for picture taken by
  * class, as lockdep takes it: an edge A -> B for each thread that holds A (or reads under
@@ -61,12 +98,32 @@ static int res_index(char names[][48], int *n, const char *name, size_t len)
  */
 static bool hang_cycle(const char *evidence, char *buf, size_t len)
 {
+	const char *cycle = evidence ? strstr(evidence, "deadlock cycle:") : NULL;
 	char names[MAX_RES][48];
 	bool edge[MAX_RES][MAX_RES] = { { false } }, on[MAX_RES] = { false };
 	int n = 0, found = 0;
-	size_t o;
 
-	for (const char *p = evidence; p && *p; p += strcspn(p, "\n"), p += *p == '\n') {
+	/*
+	 * The cycle the detector found, when it says one: the resource each of its threads
+	 * waits for is held by the next, which waits for the next resource, round.
+	 */
+	for (const char *p = cycle; p && *p; p += strcspn(p, "\n"), p += *p == '\n') {
+		const char *w = strstr(p, " waits for ");
+		int r;
+
+		if (strncmp(p, "  thread ", 9) || !w || w > p + strcspn(p, "\n"))
+			continue;
+		w += 11;
+		r = !strncmp(w, "an RCU", 6) ? res_index(names, &n, "rcu", 3) :
+			res_index(names, &n, w, strcspn(w, " ,"));
+		if (r >= 0 && !on[r]) {
+			on[r] = true;
+			found++;
+		}
+	}
+	/* else a cycle of the picture (a large picture may be cut short in the evidence) */
+	for (const char *p = found ? NULL : evidence; p && *p;
+	     p += strcspn(p, "\n"), p += *p == '\n') {
 		size_t l = strcspn(p, "\n");
 		int held[16], nheld = 0, waits = -1;
 
@@ -100,27 +157,41 @@ static bool hang_cycle(const char *evidence, char *buf, size_t len)
 			if (held[i] >= 0 && held[i] != waits)
 				edge[held[i]][waits] = true;
 	}
-	/* Warshall: which resources reach which; one on a cycle reaches itself */
-	for (int k = 0; k < n; k++)
-		for (int i = 0; i < n; i++)
-			for (int j = 0; j < n; j++)
-				edge[i][j] |= edge[i][k] && edge[k][j];
-	for (int i = 0; i < n; i++)
-		found += on[i] = edge[i][i];
-	if (!found)
-		return false;
-	o = (size_t)snprintf(buf, len, "cycle:");
-	/* in name order: a cycle has no first lock */
-	for (int k = 0; k < found && o < len; k++) {
-		int best = -1;
+	if (found)
+		write_names(names, n, on, buf, len);
+	return found || class_cycle(names, n, edge, buf, len);
+}
 
-		for (int i = 0; i < n; i++)
-			if (on[i] && (best < 0 || strcmp(names[i], names[best]) < 0))
-				best = i;
-		on[best] = false;
-		o += (size_t)snprintf(buf + o, len - o, "%s %s", k ? "," : "", names[best]);
+/* The kind of a hang from the threads themselves: the lock classes on a wait-for cycle. */
+bool cgt_threads_cycle(const struct cgt_thread *v, int nv, char *buf, size_t len)
+{
+	char names[MAX_RES][48];
+	bool edge[MAX_RES][MAX_RES] = { { false } };
+	int n = 0;
+
+	for (int k = 0; k < nv; k++) {
+		const struct cgt_thread *t = &v[k];
+		int waits;
+
+		if (!t->wait_obj || (t->wait_kind != CGT_WAIT_READ && t->wait_kind != CGT_WAIT_WRITE &&
+				     t->wait_kind != CGT_WAIT_GP))
+			continue;
+		waits = t->wait_kind == CGT_WAIT_GP ? res_index(names, &n, "rcu", 3) :
+			res_index(names, &n, t->wait_name, strlen(t->wait_name));
+		for (int i = 0; i < t->nheld && i < CGT_MAX_HELD && waits >= 0; i++) {
+			int h = res_index(names, &n, t->held[i].name, strlen(t->held[i].name));
+
+			if (h >= 0 && h != waits)
+				edge[h][waits] = true;
+		}
+		if (t->rcu_depth && waits >= 0) {
+			int h = res_index(names, &n, "rcu", 3);
+
+			if (h >= 0 && h != waits)
+				edge[h][waits] = true;
+		}
 	}
-	return true;
+	return class_cycle(names, n, edge, buf, len);
 }
 
 void cgt_failure_kind(int detector, const char *summary, const char *evidence, char *buf,
@@ -171,9 +242,23 @@ void cgt_failure_kind(int detector, const char *summary, const char *evidence, c
 
 int cgt_report_failure_kind(const char *path, int detector, char *buf, size_t len)
 {
-	json_t *r = json_load_file(path, 0, NULL), *f;
+	struct cgt_report_in in;
+	char err[256];
+	json_t *r, *f;
 	int ret = -1;
 	size_t i;
+
+	/* the kind the capture took as the failure was seen, from the threads themselves */
+	if (!cgt_report_read(path, &in, err, sizeof(err))) {
+		bool taken = in.timeline_detector == detector && in.kind[0];
+
+		if (taken)
+			snprintf(buf, len, "%s", in.kind);
+		cgt_report_in_free(&in);
+		if (taken)
+			return 0;
+	}
+	r = json_load_file(path, 0, NULL);
 
 	json_array_foreach(json_object_get(r, "failures"), i, f) {
 		json_t *ev = json_object_get(f, "evidence"), *line;

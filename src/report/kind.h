@@ -7,12 +7,19 @@
 #ifndef CGT_KIND_H
 #define CGT_KIND_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 /* The kind of a failure of @detector with @summary and @evidence, into @buf. */
 void cgt_failure_kind(int detector, const char *summary, const char *evidence, char *buf,
 		      size_t len);
-/* The kind of the first failure of @detector in the report @path: 0, or -1 if none. */
+struct cgt_thread;
+/* "cycle: css_set_lock, rcu": the lock classes on a wait-for cycle of @n threads, if any. */
+bool cgt_threads_cycle(const struct cgt_thread *v, int n, char *buf, size_t len);
+/*
+ * The kind of the first failure of @detector in the report @path (its "timeline"."kind" if
+ * the timeline is that failure's): 0, or -1 if none.
+ */
 int cgt_report_failure_kind(const char *path, int detector, char *buf, size_t len);
 
 #endif

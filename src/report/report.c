@@ -281,10 +281,11 @@ static json_t *timeline_json(const struct cgt_capture *c)
 
 	for (int k = 0; k < c->ninvolved; k++)
 		json_array_append_new(ids, json_integer(c->threads[c->involved[k]].id));
-	return json_pack("{s:s, s:s, s:f, s:f, s:o, s:i}", "trace", "trace.json",
+	return json_pack("{s:s, s:s, s:f, s:f, s:o, s:i, s:s, s:s}", "trace", "trace.json",
 			 "unit", cgt_trace_unit(c), "window_from", (double)c->window_from / unit,
 			 "failure_at", (double)c->at / unit, "involved", ids,
-			 "ring_events_per_thread", CGT_RING_SIZE);
+			 "ring_events_per_thread", CGT_RING_SIZE,
+			 "detector", cgt_detector_names[c->failure.detector], "kind", c->kind);
 }
 
 /*

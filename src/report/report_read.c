@@ -292,6 +292,19 @@ static int parse_timeline(const struct ctx *c, json_t *t, struct cgt_report_in *
 			return fail(c, "%s\"involved\"[%zu] is not a thread number", w, i);
 		out->involved[out->ninvolved++] = (int)id;
 	}
+	/* the failure it is of, and its kind (report/kind.h): what reproduce looks for */
+	if (json_object_get(t, "detector") || json_object_get(t, "kind")) {
+		const char *kind;
+
+		out->timeline_detector = get_enum(c, t, w, "detector", detector_names,
+						  "a known detector");
+		if (out->timeline_detector < 0 || get_str(c, t, w, "kind", &kind))
+			return -1;
+		if (strlen(kind) >= sizeof(out->kind) || strchr(kind, '\n'))
+			return fail(c, "%s\"kind\" is not one line of under %zu bytes", w,
+				    sizeof(out->kind));
+		snprintf(out->kind, sizeof(out->kind), "%s", kind);
+	}
 	out->has_timeline = true;
 	out->timeline_decisions = unit == 1;
 	out->window_from = json_real_value(from);
@@ -381,6 +394,7 @@ static int parse_named(const struct ctx *c, const char *buf, size_t len,
 	out->first_detector = -1;
 	out->first_step = -1;
 	out->stop_step = -1;
+	out->timeline_detector = -1;
 	if (len > CGT_REPORT_MAX_BYTES)
 		return fail(c, "%zu bytes, more than the %ld a report may have", len,
 			    CGT_REPORT_MAX_BYTES);

@@ -41,6 +41,8 @@ struct cgt_report_in {
 	bool timeline_decisions;	/* its unit: decisions, else microseconds */
 	double window_from, failure_at;	/* the window complete for every involved thread */
 	int involved[CGT_REPORT_INVOLVED];	/* the threads involved, the failing one first */
+	int timeline_detector;		/* the failure it is of (enum cgt_detector), or -1 */
+	char kind[256];			/* that failure's kind (report/kind.h), or "" */
 	int ninvolved;
 };
 
