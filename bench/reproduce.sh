@@ -38,5 +38,6 @@ while IFS="$(printf '\037')" read -r bug det build options _explore; do
 	per=-
 	[ -n "$k" ] && per=$(awk -v t="$took" -v k="$k" 'BEGIN { printf "%.2f", t / (k + 1) }')
 	printf ' | %-9s | %-10s | %-8s | %-9s | %s\n' "caught" "${k:->$runs}" "$exact" "$took" "$per"
+	sed -n 's/^reproduce: looking for [a-z-]* (kind "\(.*\)") in .*/    kind: \1/p' "$out/rlog"
 	[ -z "$k" ] && sed -n 's/^reproduce: /    /p' "$out/rlog" | tail -2
 done <"$out/bugs.us"
