@@ -126,6 +126,7 @@ void cgt_capture_take(const struct cgt_failure *f, bool controlled)
 	for (struct cgt_thread *t = cgt_threads_first(); t && capture.nthreads < MAX_THREADS;
 	     t = t->next)
 		cgt_thread_copy(&capture.threads[capture.nthreads++], t);
+	capture.nlive = capture.nthreads;
 	ndead = cgt_threads_graveyard(dead, 1024);
 	for (int i = 0; i < ndead && capture.nthreads < MAX_THREADS; i++)
 		cgt_thread_copy(&capture.threads[capture.nthreads++], dead[i]);

@@ -27,6 +27,7 @@ struct cgt_capture {
 	uint64_t at;			/* the failure's time: ns, or its decision */
 	struct cgt_thread *threads;	/* copies: the live threads, then the finished */
 	int nthreads;
+	int nlive;			/* threads[nlive..] had finished */
 	int involved[CGT_CAPTURE_INVOLVED];	/* indexes in threads[], the failing one first */
 	int ninvolved;
 	uint64_t window_from;		/* every involved thread's events are complete since */

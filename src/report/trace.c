@@ -40,6 +40,7 @@ struct thread_trace {
 	const struct cgt_capture *c;
 	const struct cgt_thread *t;
 	int pid;			/* the trace's pid: the harness thread id */
+	bool finished;			/* gone before the capture */
 	const char *locks[MAX_LOCKS];
 	int nlocks;
 	struct slice s[MAX_SLICES];
@@ -213,6 +214,10 @@ static void thread_events(struct thread_trace *tt, json_t *out, double end)
 		default:
 			break;
 		}
+		/* a migration (or an exit, an exec) walks its group too: the walk does not name it */
+		if (op && tt->op >= 0 && !strcmp(tt->s[tt->op].name, "observe") &&
+		    strcmp(op, "observe"))
+			snprintf(tt->s[tt->op].name, sizeof(tt->s[tt->op].name), "%s", op);
 		if (op && tt->op < 0) {
 			tt->op = open_slice(tt, TRACK_OPS, tt->op_start, op);
 			if (tt->op >= 0 && i == head - have && head > CGT_RING_SIZE)
@@ -229,14 +234,20 @@ static void thread_events(struct thread_trace *tt, json_t *out, double end)
 		json_array_append_new(out, instant(tt, TRACK_OPS, ts, point_descs[e->point],
 				      e->pid ? json_pack("{s:i}", "tid", e->pid) : json_object()));
 	}
-	/* what is still going on at the capture: drawn to its end, and said to be open */
+	/*
+	 * What is still going on at the capture: drawn to its end, and said to be open; a
+	 * thread that had finished ended with its last event.
+	 */
 	if (tt->op < 0 && !first)
 		tt->op = open_slice(tt, TRACK_OPS, tt->op_start, "operation");
+	if (tt->finished && have)
+		end = ts_of(tt->c, t->ring[(head - 1) & (CGT_RING_SIZE - 1)].ns);
 	for (int i = 0; i < tt->n; i++) {
 		if (tt->s[i].end >= 0)
 			continue;
 		tt->s[i].end = end;
-		json_object_set_new(tt->s[i].args, "open_at_capture", json_true());
+		json_object_set_new(tt->s[i].args, tt->finished ? "ended_with_the_thread" :
+				    "open_at_capture", json_true());
 	}
 }
 
@@ -454,6 +465,7 @@ json_t *cgt_trace_json(const struct cgt_capture *c, const struct cgt_failure *f,
 		tts[k]->c = c;
 		tts[k]->t = &c->threads[idx[k]];
 		tts[k]->pid = tts[k]->t->id;
+		tts[k]->finished = idx[k] >= c->nlive;
 		thread_events(tts[k], events, end);
 		nest(tts[k]);
 		thread_meta(tts[k], events, k + 1, cgt_capture_is_involved(c, idx[k]));
