@@ -34,7 +34,7 @@ enum {
 };
 
 #define CGT_MAX_HELD	8
-#define CGT_RING_SIZE	256	/* a power of two: enough for the window before a failure */
+#define CGT_RING_SIZE	128	/* a power of two: enough for the window before a failure */
 
 struct cgt_event {
 	uint64_t ns;			/* since the run started; a decision number if controlled */
