@@ -18,12 +18,24 @@
 #include "../core/failure.h"
 #include "../core/thread.h"
 
-/* @s with every run of digits (and a 0x address) as "N"; at most @len bytes. */
+/*
+ * @s with every run of digits (and a 0x address) as "N", and every cgroup ("cpu:/g2") as
+ * "CGROUP": which one a migration chose is the run's, not the bug's; at most @len bytes.
+ */
 static void numbers_out(const char *s, char *buf, size_t len)
 {
 	size_t o = 0;
 
 	while (*s && o + 2 < len) {
+		size_t word = strcspn(s, " ,;()");
+		const char *cg = strstr(s, ":/");
+
+		if ((o == 0 || buf[o - 1] == ' ') && cg && cg < s + word && o + 7 < len) {
+			memcpy(buf + o, "CGROUP", 6);
+			o += 6;
+			s += word;
+			continue;
+		}
 		if (isdigit((unsigned char)*s)) {
 			if (s[0] == '0' && s[1] == 'x')
 				s += 2;
