@@ -121,6 +121,7 @@ test: unit build/plain/cgtorture build/tsan/cgtorture build/asan/cgtorture kerne
 	tests/bugs.sh build
 	tests/crash.sh build
 	tests/sched.sh build
+	tests/seeing.sh build
 	tests/compare.sh build/plain/cgtorture
 	tests/nightly.sh build
 	RUNS=10 DURATION=2 SCHEDULES=100 tests/soak build $$(mktemp -d)
@@ -148,11 +149,13 @@ bench-detect: build/plain/cgtorture build/tsan/cgtorture build/asan/cgtorture
 	bench/detect.sh build $(SEEDS) $(BUDGET)
 
 # Controlled schedules: schedules explore needs per bug (random, PCT d=1..3), replay
-# fidelity, shrinking: SEEDS seeds, at most RUNS schedules each, REPLAYS replays.
+# fidelity, shrinking: SEEDS seeds, at most RUNS schedules each, REPLAYS replays; then
+# reproduce: a free-running report of each bug in, the schedules to an exact replay out.
 RUNS ?= 50
 REPLAYS ?= 100
 bench-sched: build/plain/cgtorture build/tsan/cgtorture build/asan/cgtorture
 	bench/sched.sh build $(SEEDS) $(RUNS) $(REPLAYS)
+	bench/reproduce.sh build 200
 
 # The nightly matrix (stress/README.md): every correct variant, every bug and its fixed twin,
 # each under its build, within a time budget: make nightly NIGHTLY_ARGS='--budget 30m'

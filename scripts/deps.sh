@@ -15,6 +15,9 @@ libjansson-dev:/usr/include/jansson.h
 pkg-config:/usr/bin/pkg-config
 python3:/usr/bin/python3
 gnuplot-nox:/usr/bin/gnuplot-nox
+graphviz:/usr/bin/dot
+chromium:/usr/bin/chromium
+fonts-dejavu-core:/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf
 "
 
 missing=""

@@ -1,6 +1,8 @@
 #!/bin/sh
-# Every catalogued bug must be caught by the detector meant for it, in the build it needs;
-# its fixed twin (the same options without --bug) must pass with no report in every build.
+# Every catalogued bug must be caught by the detector meant for it, in the build it needs, and
+# its report folder must hold a valid trace.json, linkage.svg and a report.html that headless
+# Chromium renders (tests/page_check.py); its fixed twin (the same options without --bug)
+# must pass with no report in every build.
 # Usage: tests/bugs.sh BUILD_DIR   (holding plain/, tsan/ and asan/cgtorture)
 set -u
 dir=${1:?usage: tests/bugs.sh BUILD_DIR}
@@ -8,7 +10,7 @@ budget=${CGT_BUG_SECONDS:-20}	# per attempt; the run stops at the first failure
 twin_secs=${CGT_TWIN_SECONDS:-3}
 log=$(mktemp)
 out=$(mktemp -d)
-trap 'rm -rf "$log" "$out"' EXIT
+trap 'rm -rf "$log" "$log.page" "$out"' EXIT
 fails=0
 
 "$dir/plain/cgtorture" bugs --tsv >"$log.tsv" || exit 1
@@ -22,6 +24,15 @@ while IFS="$(printf '\037')" read -r bug detector build options _explore; do
 	rc=$?
 	if [ "$rc" = 0 ] && grep -q "^$detector .*report(s)" "$log"; then
 		echo "ok:   $bug caught by $detector ($build) $(sed -n 's/.*\(first_failure_s=[0-9.]*\).*/\1/p' "$log")"
+		# its folder: trace.json valid, linkage.svg, report.html rendered by Chromium
+		rdir=$(sed -n 's|^report: \(.*\)/report.json and .*|\1|p' "$log")
+		if [ -n "$rdir" ] && tests/page_check.py "$rdir" "$detector" >"$log.page" 2>&1; then
+			echo "ok:   $bug: $(cat "$log.page")"
+		else
+			echo "FAIL: $bug: its report folder (${rdir:-none})"
+			sed 's/^/    /' "$log.page" | head -6
+			fails=$((fails + 1))
+		fi
 	else
 		echo "FAIL: $bug ($build): status $rc, $detector did not report"
 		grep -E 'report\(s\)|^  \[' "$log" | head -5 | sed 's/^/    /'

@@ -165,6 +165,7 @@ check "hanging cell: its output kept" "$(grep -c 'fake: hanging' "$night/cells/m
 check "hanging cell: story in the summary" "$(grep -c '^HANG .*killed after' "$night/summary.txt")" 1
 check "failing cell: its report folder" "$(find "$night/cells/wrong.while_each.plain" -name report.json | wc -l)" 1
 check "failing cell: the report's story" "$(grep -c '^FAIL .*livelock' "$night/summary.txt")" 1
+check "failing cell: its page linked" "$(grep -c '^    page:   cells/wrong.while_each.plain/.*/report.html$' "$night/summary.txt")" 1
 check "hanging cell: nothing left running" "$(pgrep -f 'sleep 613' | wc -l)" 0
 check "hanging cell: bounded time" "$([ $(($(date +%s) - start)) -lt 40 ] && echo yes)" yes
 [ "$fails" = 0 ] || sed 's/^/    /' "$tmp/hang.log"

@@ -102,6 +102,9 @@ static const struct command {
 	{ "explore", "[OPTION...]", "many controlled schedules, until one fails", cgt_explore_main },
 	{ "replay", "REPORT", "run a report's failure again (replay --help)", cgt_replay_main },
 	{ "shrink", "REPORT", "cut a controlled failure's schedule down", cgt_shrink_main },
+	{ "show", "REPORT", "print a report's story and write report.html beside it", cgt_show_main },
+	{ "reproduce", "REPORT", "a free-running failure as an exact controlled replay",
+	  cgt_reproduce_main },
 	{ "help", "", "every option", cmd_help },
 };
 

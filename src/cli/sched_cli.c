@@ -68,7 +68,7 @@ int cgt_explore_main(int argc, char **argv)
 }
 
 /* A report's configuration, as its command line gives it, for a run in this binary. */
-static int report_config(const char *path, struct cgt_report_in *r, struct cgt_run_config *cfg)
+int cgt_cli_report_config(const char *path, struct cgt_report_in *r, struct cgt_run_config *cfg)
 {
 	struct tunable_set run;
 	char err[256];
@@ -133,7 +133,7 @@ static int report_prepare(const struct tunable *table, size_t n, void (*help)(FI
 
 	cgt_tunables_table_defaults(table, n, o);
 	ret = cgt_tunables_sets_parse(&set, 1, help, argc, argv);
-	return ret ? ret : report_config(o->report, r, cfg);
+	return ret ? ret : cgt_cli_report_config(o->report, r, cfg);
 }
 
 static void replay_help(FILE *f)

@@ -5,6 +5,7 @@
  */
 #include <fcntl.h>
 #include <pthread.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/syscall.h>
@@ -95,13 +96,30 @@ void cgt_thread_copy(struct cgt_thread *dst, const struct cgt_thread *src)
 		d[i] = __atomic_load_n(&s[i], __ATOMIC_RELAXED);
 }
 
+/*
+ * What the detectors read of a thread: its state, not its event ring and coverage (most of
+ * its size), so the watchdog's ten looks a second hold the registry lock briefly.
+ */
+static void thread_copy_state(struct cgt_thread *dst, const struct cgt_thread *src)
+{
+	const long *s = (const long *)src;
+	long *d = (long *)dst;
+
+	_Static_assert(offsetof(struct cgt_thread, ring) % sizeof(long) == 0,
+		       "the ring must start on a long");
+	for (size_t i = 0; i < offsetof(struct cgt_thread, ring) / sizeof(long); i++)
+		d[i] = __atomic_load_n(&s[i], __ATOMIC_RELAXED);
+	dst->ring_head = 0;
+	dst->next = NULL;
+}
+
 int cgt_threads_snapshot(struct cgt_thread *out, int max)
 {
 	int n = 0;
 
 	pthread_mutex_lock(&registry_lock);
 	for (struct cgt_thread *t = registry; t && n < max; t = t->next)
-		cgt_thread_copy(&out[n++], t);
+		thread_copy_state(&out[n++], t);
 	pthread_mutex_unlock(&registry_lock);
 	return n;
 }

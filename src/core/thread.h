@@ -34,7 +34,7 @@ enum {
 };
 
 #define CGT_MAX_HELD	8
-#define CGT_RING_SIZE	64	/* a power of two */
+#define CGT_RING_SIZE	128	/* a power of two: enough for the window before a failure */
 
 struct cgt_event {
 	uint64_t ns;			/* since the run started; a decision number if controlled */
@@ -119,7 +119,10 @@ void cgt_threads_cover(struct cgt_cover *out);
 void cgt_threads_cover_reset(void);
 /* Copy a thread's state with atomic loads: it may still be running. */
 void cgt_thread_copy(struct cgt_thread *dst, const struct cgt_thread *src);
-/* Copies of at most @max live threads, taken under the registry lock; how many. */
+/*
+ * Copies of the state of at most @max live threads (not their event rings or coverage),
+ * taken under the registry lock; how many.
+ */
 int cgt_threads_snapshot(struct cgt_thread *out, int max);
 /*
  * What a detector, looking at a copy, marks on the live thread @id: only if it is still in

@@ -80,8 +80,9 @@ void cgt_print_summary(FILE *f, const struct cgt_run_config *cfg, const struct c
 	if (nf > 5)
 		fprintf(f, "  ... and %ld more\n", r->failures - 5);
 	if (cgt_story())
-		fprintf(f, "\nhow it came about (decisions of the controlled run; T<n>: its thread n):\n%s",
-			cgt_story());
+		fprintf(f, "\nhow it came about (%s):\n%s",
+			cfg->sched ? "decisions of the controlled run; T<n>: its thread n" :
+			"ms into the run; thread <n>: the harness thread", cgt_story());
 	if (!r->quiesced)
 		fprintf(f, "the model did not come to rest for the final check (see hang reports)\n");
 	if (!r->finished)
@@ -91,7 +92,10 @@ void cgt_print_summary(FILE *f, const struct cgt_run_config *cfg, const struct c
 	if (!nf && r->finished)
 		fprintf(f, "no detector fired; invariants held; nothing leaked\n");
 	if (r->report_dir[0])
-		fprintf(f, "report: %s/report.json and %s/summary.txt\n", r->report_dir, r->report_dir);
+		fprintf(f, "report: %s/report.json and %s/summary.txt; the page: %s/report.html\n",
+			r->report_dir, r->report_dir, r->report_dir);
+	if (r->pictures_note[0])
+		fprintf(f, "%s\n", r->pictures_note);
 
 	print_coverage_counts(f, &r->cover);
 	fprintf(f, "SUMMARY iter=%s css-lock=%s threads=%d seed=%llu ops=%ld ops_per_s=%.0f "

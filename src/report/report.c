@@ -16,6 +16,10 @@
 #include "../base/files.h"
 #include "story.h"
 #include "summary.h"
+#include "capture.h"
+#include "linkage.h"
+#include "page.h"
+#include "trace.h"
 #include "../base/build.h"
 
 #define MAX_REPORT_THREADS	64
@@ -270,6 +274,50 @@ static json_t *threads_json(const struct cgt_failure *f, int nf)
 	return a;
 }
 
+/* "timeline": what trace.json holds and the window in which it is complete */
+static json_t *timeline_json(const struct cgt_capture *c)
+{
+	json_t *ids = json_array();
+	double unit = c->controlled ? 1 : 1e3;
+
+	for (int k = 0; k < c->ninvolved; k++)
+		json_array_append_new(ids, json_integer(c->threads[c->involved[k]].id));
+	return json_pack("{s:s, s:s, s:f, s:f, s:o, s:i, s:s, s:s}", "trace", "trace.json",
+			 "unit", cgt_trace_unit(c), "window_from", (double)c->window_from / unit,
+			 "failure_at", (double)c->at / unit, "involved", ids,
+			 "ring_events_per_thread", CGT_RING_SIZE,
+			 "detector", cgt_detector_names[c->failure.detector], "kind", c->kind);
+}
+
+/*
+ * Beside report.json: trace.json, linkage.dot and linkage.svg from the capture, then
+ * report.html from all of them. A picture that cannot be made is said, not fatal.
+ */
+static void write_pictures(struct cgt_run_result *res, const struct cgt_failure *f, int nf)
+{
+	const struct cgt_capture *c = cgt_capture();
+	char why[160], *text;
+	json_t *trace;
+
+	if (c) {
+		trace = cgt_trace_json(c, f, nf, res->run_id);
+		text = trace ? json_dumps(trace, JSON_COMPACT) : NULL;
+		if (!text || cgt_write_atomic(res->report_dir, "trace.json", text, strlen(text)))
+			fprintf(stderr, "cgtorture: cannot write %s/trace.json\n", res->report_dir);
+		free(text);
+		json_decref(trace);
+		text = cgt_linkage_dot(c);
+		if (!text || cgt_write_atomic(res->report_dir, "linkage.dot", text, strlen(text)))
+			fprintf(stderr, "cgtorture: cannot write %s/linkage.dot\n", res->report_dir);
+		else if (cgt_linkage_svg(res->report_dir, why, sizeof(why)))
+			snprintf(res->pictures_note, sizeof(res->pictures_note),
+				 "linkage.svg skipped: %s", why);
+		free(text);
+	}
+	if (cgt_page_write(res->report_dir, "report.json", why, sizeof(why)))
+		fprintf(stderr, "cgtorture: %s\n", why);
+}
+
 static void make_run_id(struct cgt_run_result *res)
 {
 	char when[32];
@@ -314,6 +362,8 @@ int cgt_report_write(const struct cgt_run_config *cfg, struct cgt_run_result *re
 			 "threads", threads);
 	if (cgt_story())
 		json_object_set_new(root, "story", lines_json(cgt_story()));
+	if (cgt_capture())
+		json_object_set_new(root, "timeline", timeline_json(cgt_capture()));
 	if (cfg->sched) {
 		json_t *sched = schedule_json(cfg, res);
 
@@ -335,8 +385,10 @@ int cgt_report_write(const struct cgt_run_config *cfg, struct cgt_run_result *re
 						 strlen(summary)) : -ENOMEM;
 	free(text);
 	free(summary);
-	if (!ret)
+	if (!ret) {
+		write_pictures(res, f, nf);
 		return 0;
+	}
 fail:
 	fprintf(stderr, "cgtorture: cannot write the report in %s: %s\n", res->report_dir,
 		strerror(-ret));

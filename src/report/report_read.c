@@ -222,6 +222,7 @@ static int parse_failure(const struct ctx *c, json_t *f, size_t i, struct cgt_re
 	if (i < CGT_MAX_FAILURES) {
 		out->failure[i].detector = det;
 		out->failure[i].step = (long)step;
+		snprintf(out->failure[i].summary, sizeof(out->failure[i].summary), "%s", summary);
 		out->nfailures = (int)i + 1;
 	}
 	if (i == 0) {
@@ -229,6 +230,85 @@ static int parse_failure(const struct ctx *c, json_t *f, size_t i, struct cgt_re
 		out->first_step = (long)step;
 		snprintf(out->first_summary, sizeof(out->first_summary), "%s", summary);
 	}
+	return 0;
+}
+
+/* "story": one line a string; kept joined, each line ending in a newline. */
+static int parse_story(const struct ctx *c, json_t *story, struct cgt_report_in *out)
+{
+	size_t i, len = 1;
+	json_t *v;
+
+	if (!json_is_array(story))
+		return fail(c, "\"story\" is %s, not an array", type_name(story));
+	json_array_foreach(story, i, v) {
+		if (!json_is_string(v))
+			return fail(c, "\"story\"[%zu] is %s, not a string", i, type_name(v));
+		if (strchr(json_string_value(v), '\n'))
+			return fail(c, "\"story\"[%zu] holds a newline: one line each", i);
+		len += json_string_length(v) + 1;
+	}
+	out->story = malloc(len);
+	if (!out->story)
+		return fail(c, "out of memory");
+	out->story[0] = '\0';
+	json_array_foreach(story, i, v) {
+		strcat(out->story, json_string_value(v));
+		strcat(out->story, "\n");
+	}
+	return 0;
+}
+
+/* "timeline": what trace.json holds; the window inside the run, the involved threads real. */
+static int parse_timeline(const struct ctx *c, json_t *t, struct cgt_report_in *out)
+{
+	static const char *const units[] = { "us", "decisions", NULL };
+	const char *w = "\"timeline\".", *trace;
+	json_t *from, *at, *ids, *v;
+	long long id;
+	size_t i;
+	int unit;
+
+	if (!json_is_object(t))
+		return fail(c, "\"timeline\" is %s, not an object", type_name(t));
+	unit = get_enum(c, t, w, "unit", units, "us or decisions");
+	if (unit < 0 || get_str(c, t, w, "trace", &trace))
+		return -1;
+	if (strcmp(trace, "trace.json"))
+		return fail(c, "%s\"trace\" is not trace.json: a report names no other file", w);
+	from = field(c, t, w, "window_from", JSON_REAL);
+	at = from ? field(c, t, w, "failure_at", JSON_REAL) : NULL;
+	ids = at ? field(c, t, w, "involved", JSON_ARRAY) : NULL;
+	if (!ids)
+		return -1;
+	if (!(json_real_value(from) >= 0) || !(json_real_value(at) >= json_real_value(from)))
+		return fail(c, "%s\"window_from\" %g and \"failure_at\" %g: not a window "
+			    "0 <= from <= at", w, json_real_value(from), json_real_value(at));
+	if (json_array_size(ids) > CGT_REPORT_INVOLVED)
+		return fail(c, "%s\"involved\" holds %zu threads, more than %d", w,
+			    json_array_size(ids), CGT_REPORT_INVOLVED);
+	json_array_foreach(ids, i, v) {
+		if (!json_is_integer(v) || (id = json_integer_value(v)) < 1 || id > INT_MAX)
+			return fail(c, "%s\"involved\"[%zu] is not a thread number", w, i);
+		out->involved[out->ninvolved++] = (int)id;
+	}
+	/* the failure it is of, and its kind (report/kind.h): what reproduce looks for */
+	if (json_object_get(t, "detector") || json_object_get(t, "kind")) {
+		const char *kind;
+
+		out->timeline_detector = get_enum(c, t, w, "detector", detector_names,
+						  "a known detector");
+		if (out->timeline_detector < 0 || get_str(c, t, w, "kind", &kind))
+			return -1;
+		if (strlen(kind) >= sizeof(out->kind) || strchr(kind, '\n'))
+			return fail(c, "%s\"kind\" is not one line of under %zu bytes", w,
+				    sizeof(out->kind));
+		snprintf(out->kind, sizeof(out->kind), "%s", kind);
+	}
+	out->has_timeline = true;
+	out->timeline_decisions = unit == 1;
+	out->window_from = json_real_value(from);
+	out->failure_at = json_real_value(at);
 	return 0;
 }
 
@@ -284,6 +364,16 @@ static int parse_root(const struct ctx *c, json_t *root, struct cgt_report_in *o
 	json_array_foreach(failures, i, f)
 		if (parse_failure(c, f, i, out))
 			return -1;
+	if (json_object_get(root, "story") &&
+	    parse_story(c, json_object_get(root, "story"), out))
+		return -1;
+	if (json_object_get(root, "timeline") &&
+	    parse_timeline(c, json_object_get(root, "timeline"), out))
+		return -1;
+	if (out->has_timeline && out->timeline_decisions != out->controlled)
+		return fail(c, "\"timeline\" counts in %s but the run was %s",
+			    out->timeline_decisions ? "decisions" : "microseconds",
+			    out->controlled ? "controlled" : "free-running");
 	out->command = strdup(command);
 	if (!out->command)
 		return fail(c, "out of memory");
@@ -304,6 +394,7 @@ static int parse_named(const struct ctx *c, const char *buf, size_t len,
 	out->first_detector = -1;
 	out->first_step = -1;
 	out->stop_step = -1;
+	out->timeline_detector = -1;
 	if (len > CGT_REPORT_MAX_BYTES)
 		return fail(c, "%zu bytes, more than the %ld a report may have", len,
 			    CGT_REPORT_MAX_BYTES);
@@ -401,6 +492,7 @@ int cgt_report_read(const char *path, struct cgt_report_in *out, char *err, size
 void cgt_report_in_free(struct cgt_report_in *r)
 {
 	free(r->command);
+	free(r->story);
 	cgt_schedule_free(&r->schedule);
 	memset(r, 0, sizeof(*r));
 }

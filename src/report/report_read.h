@@ -17,6 +17,7 @@
 /* the schema's version, as report.c writes it and report_read.c reads it */
 #define CGT_REPORT_VERSION	2
 #define CGT_REPORT_MAX_BYTES	(256L << 20)	/* a larger file is refused unread */
+#define CGT_REPORT_INVOLVED	16	/* "timeline"."involved" at most (capture.h) */
 
 struct cgt_report_in {
 	char build[16];			/* "plain", "tsan", "asan" */
@@ -26,7 +27,7 @@ struct cgt_report_in {
 	long first_step;		/* failures[0].step, or -1 */
 	char first_summary[256];
 	int nfailures;			/* the failures the report keeps, in order */
-	struct { int detector; long step; } failure[CGT_MAX_FAILURES];
+	struct { int detector; long step; char summary[256]; } failure[CGT_MAX_FAILURES];
 	long failures_total;
 	bool controlled;		/* has "schedule"; the fields below are then set */
 	char scheduler[16];		/* a scheduler's name (cgt_sched_find) */
@@ -35,6 +36,14 @@ struct cgt_report_in {
 	int threads;
 	struct cgt_schedule schedule;	/* decoded choices */
 	char dir[512];			/* the folder holding the report; "" from a buffer */
+	char *story;			/* malloc'd: "story", a line each, or NULL */
+	bool has_timeline;		/* "timeline" (trace.json beside the report): */
+	bool timeline_decisions;	/* its unit: decisions, else microseconds */
+	double window_from, failure_at;	/* the window complete for every involved thread */
+	int involved[CGT_REPORT_INVOLVED];	/* the threads involved, the failing one first */
+	int timeline_detector;		/* the failure it is of (enum cgt_detector), or -1 */
+	char kind[256];			/* that failure's kind (report/kind.h), or "" */
+	int ninvolved;
 };
 
 /* Read and validate @path; 0, or -1 with a one-line reason in @err (never crashes or exits). */

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Telling how a controlled failure came about. The failing thread's last events name the
- * tasks and locks it was dealing with; the events of every thread that concern those tasks
- * or locks, in decision order, are the interleaving, of which the last few are told:
+ * Telling how a failure came about. The failing thread and the threads involved with it
+ * (capture.c) name the tasks and locks in question; the events of every thread that concern
+ * those tasks or locks, in order (decisions of a controlled run, else time), are the
+ * interleaving, of which the last few are told, without the walk steps and the loop:
  *
  *   step 3926  T3 (walker) starts a thread-group walk at tid 33
  *   step 3990  T12 (tid 33) do_exit: PF_EXITING set
@@ -15,13 +16,14 @@
 
 #include "story.h"
 #include "interest.h"
+#include "capture.h"
 #include "../core/failure.h"
 #include "../core/thread.h"
 
-#define MAX_THREADS	4096
 #define MAX_LINES	8
-#define MAX_TIDS	16
-#define MAX_NAMES	(CGT_MAX_HELD + 2)
+#define MAX_LINES_FREE	16	/* a free-running run's threads interleave more */
+#define MAX_TIDS	(CGT_CAPTURE_INVOLVED + 8)
+#define MAX_NAMES	24
 
 static char story[4096];
 
@@ -69,21 +71,23 @@ static bool has_name(const struct interest *in, const char *name)
 
 /*
  * The steps of the lives of the tasks in question, who took and let go of the locks in
- * question and waited for grace periods, and what the failing thread itself waited for.
+ * question and waited for grace periods, and what the involved threads themselves waited for.
  */
-static bool telling(const struct interest *in, const struct cgt_thread *me,
-		    const struct cgt_thread *t, const struct cgt_event *e)
+static bool telling(const struct interest *in, const struct cgt_thread *me, bool involved,
+		    bool controlled, const struct cgt_thread *t, const struct cgt_event *e)
 {
 	switch (e->point) {
 	case CGT_PT_SIGLOCK:
 		return t->id == me->id;
 	case CGT_PT_LOCK_WAIT:
 	case CGT_PT_RCU_ENTER:
-		return t->id == me->id && (e->point == CGT_PT_RCU_ENTER || has_name(in, e->name));
+		return (t->id == me->id || involved) &&
+		       (e->point == CGT_PT_RCU_ENTER || has_name(in, e->name));
 	case CGT_PT_LOCK_HELD:
 	case CGT_PT_LOCK_RELEASE:
 	case CGT_PT_GP_WAIT:
-		return has_name(in, e->name);
+		/* a free-running run's many threads: only the involved ones' turns at the lock */
+		return has_name(in, e->name) && (controlled || involved);
 	case CGT_PT_LOOP:
 	case CGT_PT_WALK_STEP:
 	case CGT_PT_ITER_STEP:
@@ -95,74 +99,128 @@ static bool telling(const struct interest *in, const struct cgt_thread *me,
 	}
 }
 
-static int by_step(const void *a, const void *b)
+static int by_time(const void *a, const void *b)
 {
 	const struct ev *x = a, *y = b;
 
 	if (x->e->ns != y->e->ns)
 		return x->e->ns < y->e->ns ? -1 : 1;
-	return x->t->sched_id - y->t->sched_id;
+	return x->t->id - y->t->id;
 }
 
+/* "T5 (walker)", "T12 (tid 33)" in a controlled run; "thread 5 (walker)" in a free one. */
 static size_t who(char *buf, size_t len, const struct cgt_thread *t)
 {
+	int n = t->sched_id ? t->sched_id : t->id;
+	const char *fmt = t->sched_id ? "T%d" : "thread %d";
+	size_t off = (size_t)snprintf(buf, len, fmt, n);
+
+	if (off >= len)
+		return off;
 	if (t->role == CGT_ROLE_WALKER)
-		return (size_t)snprintf(buf, len, "T%d (walker)", t->sched_id);
-	return (size_t)snprintf(buf, len, "T%d (tid %d)", t->sched_id, t->pid);
+		return off + (size_t)snprintf(buf + off, len - off, " (walker)");
+	return off + (size_t)snprintf(buf + off, len - off, " (tid %d)", t->pid);
 }
 
-static void tell(struct cgt_thread *const *threads, int n, const struct cgt_failure *f)
+static size_t when(char *buf, size_t len, bool controlled, uint64_t t)
 {
-	const struct cgt_thread *me = f->thread;
-	struct ev *evs = calloc((size_t)n * CGT_RING_SIZE, sizeof(*evs));
+	if (controlled)
+		return (size_t)snprintf(buf, len, "step %6llu  ", (unsigned long long)t);
+	return (size_t)snprintf(buf, len, "%10.3f ms  ", (double)t / 1e6);
+}
+
+static void add_names(struct interest *in, const struct cgt_thread *t)
+{
+	if (t->wait_obj && in->nnames + 2 <= MAX_NAMES) {
+		in->names[in->nnames++] = t->wait_name;
+		in->names[in->nnames++] = "rcu grace period";
+	}
+	for (int i = 0; i < t->nheld && i < CGT_MAX_HELD && in->nnames < MAX_NAMES; i++)
+		in->names[in->nnames++] = t->held[i].name;
+}
+
+/* The walk's path from the linkage picture: what the walker kept stepping round. */
+static size_t tell_walk(char *buf, size_t len, const struct cgt_linkage *l)
+{
+	const struct cgt_snap_walk *w = &l->walk;
+	size_t off;
+
+	if (!l->taken || !w->valid || w->npath < 2)
+		return 0;
+	off = (size_t)snprintf(buf, len, "%*s  the walk's path: next_thread() from tid %d:",
+			       12, "", w->start.tid);
+	for (int i = 1; i < w->npath && off < len; i++)
+		off += (size_t)snprintf(buf + off, len - off, " %d", w->path[i].tid);
+	if (off < len)
+		off += (size_t)snprintf(buf + off, len - off, w->start_on_ring ?
+					" and back to %d\n" :
+					" and round to %d again: tid %d is no longer on the ring\n",
+					w->loops_to, w->start.tid);
+	return off;
+}
+
+static void tell(const struct cgt_capture *c)
+{
+	const struct cgt_failure *f = &c->failure;
+	const struct cgt_thread *me;
+	struct ev *evs;
 	struct interest in = { 0 };
 	size_t off = 0;
-	int nev = 0, first;
+	int nev = 0, first, lines = c->controlled ? MAX_LINES : MAX_LINES_FREE;
 
+	if (!c->ninvolved)
+		return;
+	me = &c->threads[c->involved[0]];
+	evs = calloc((size_t)c->nthreads * CGT_RING_SIZE, sizeof(*evs));
 	if (!evs)
 		return;
 	add_tid(&in, me->pid);
 	if (me->walk_active)
 		add_tid(&in, me->walk_start_pid);
-	for (uint32_t i = 0; i < CGT_RING_SIZE && i < me->ring_head; i++)
+	/* a controlled run's failing thread names what it dealt with in its own last events */
+	for (uint32_t i = 0; c->controlled && i < CGT_RING_SIZE && i < me->ring_head; i++)
 		add_tid(&in, me->ring[(me->ring_head - 1 - i) & (CGT_RING_SIZE - 1)].pid);
-	/* a lock waiter may be held up by a grace period its holder waits for */
-	if (me->wait_obj) {
-		in.names[in.nnames++] = me->wait_name;
-		in.names[in.nnames++] = "rcu grace period";
+	for (int k = 0; k < c->ninvolved; k++) {
+		add_tid(&in, c->threads[c->involved[k]].pid);
+		add_names(&in, &c->threads[c->involved[k]]);
 	}
-	for (int i = 0; i < me->nheld && i < CGT_MAX_HELD; i++)
-		in.names[in.nnames++] = me->held[i].name;
 
-	for (int k = 0; k < n; k++) {
-		const struct cgt_thread *t = threads[k];
+	for (int k = 0; k < c->nthreads; k++) {
+		const struct cgt_thread *t = &c->threads[k];
 		uint32_t head = t->ring_head, have = head < CGT_RING_SIZE ? head : CGT_RING_SIZE;
+		bool involved = cgt_capture_is_involved(c, k);
 
-		if (!t->sched_id)
+		if (c->controlled && !t->sched_id)
 			continue;
-		for (uint32_t i = head - have; i != head; i++) {
+		uint32_t from = head - have;
+
+		/* a task in question tells only its last operation: its path to the failure */
+		for (uint32_t i = head - have; has_tid(&in, t->pid) && i != head; i++)
+			if (t->ring[i & (CGT_RING_SIZE - 1)].point == CGT_PT_LOOP &&
+			    t->ring[i & (CGT_RING_SIZE - 1)].ns <= c->at)
+				from = i;
+		for (uint32_t i = from; i != head; i++) {
 			const struct cgt_event *e = &t->ring[i & (CGT_RING_SIZE - 1)];
 
-			if (e->ns <= (uint64_t)f->step && e->point < CGT_NR_POINTS &&
-			    telling(&in, me, t, e))
+			if (e->ns <= c->at && e->point < CGT_NR_POINTS &&
+			    telling(&in, me, involved, c->controlled, t, e))
 				evs[nev++] = (struct ev){ t, e };
 		}
 	}
-	qsort(evs, (size_t)nev, sizeof(*evs), by_step);
+	qsort(evs, (size_t)nev, sizeof(*evs), by_time);
 	/* of the failing thread's read-side sections, only the last one it entered matters */
 	for (int i = nev - 1, last = -1; i >= 0; i--) {
-		if (evs[i].e->point != CGT_PT_RCU_ENTER)
+		if (evs[i].e->point != CGT_PT_RCU_ENTER || evs[i].t->id != me->id)
 			continue;
 		if (last >= 0)
 			memmove(&evs[i], &evs[i + 1], sizeof(*evs) * (size_t)(--nev - i));
 		last = i;
 	}
-	first = nev > MAX_LINES - 1 ? nev - (MAX_LINES - 1) : 0;
+	first = nev > lines - 1 ? nev - (lines - 1) : 0;
 	for (int i = first; i < nev && off < sizeof(story); i++) {
 		const struct cgt_event *e = evs[i].e;
 
-		off += (size_t)snprintf(story + off, sizeof(story) - off, "step %6llu  ",
-					(unsigned long long)e->ns);
+		off += when(story + off, sizeof(story) - off, c->controlled, e->ns);
 		if (off < sizeof(story))
 			off += who(story + off, sizeof(story) - off, evs[i].t);
 		if (off < sizeof(story))
@@ -176,8 +234,10 @@ static void tell(struct cgt_thread *const *threads, int n, const struct cgt_fail
 		if (off < sizeof(story))
 			story[off++] = '\n';
 	}
+	if (off < sizeof(story))
+		off += tell_walk(story + off, sizeof(story) - off, &c->linkage);
 	if (off < sizeof(story)) {
-		off += (size_t)snprintf(story + off, sizeof(story) - off, "step %6ld  ", f->step);
+		off += when(story + off, sizeof(story) - off, c->controlled, c->at);
 		if (off < sizeof(story))
 			off += who(story + off, sizeof(story) - off, me);
 		if (off < sizeof(story))
@@ -188,19 +248,18 @@ static void tell(struct cgt_thread *const *threads, int n, const struct cgt_fail
 }
 
 /*
- * A controlled run's story is of its failure of interest, told as that failure is seen: the
- * first failure, then again if a later one is the first of the --stop-on detector.
+ * A run's story is of its failure of interest, told as that failure is seen: the first
+ * failure, then again if a later one is the first of the --stop-on detector. The capture
+ * (capture.c) is taken then too, for the timeline and the linkage picture.
  */
 void cgt_story_failure(const struct cgt_run_config *cfg, enum cgt_detector det, long nth)
 {
 	static struct cgt_failure f[CGT_MAX_FAILURES];
 	int detector[CGT_MAX_FAILURES];
-	struct cgt_thread **threads, *copies;
-	struct cgt_thread *t;
-	int n = 0, nf, which;
+	int nf, which;
 
-	(void)det;
-	if (!cfg->sched || nth > CGT_MAX_FAILURES)
+	/* a free-running crash is reported from its signal handler: no copies, no pictures */
+	if (nth > CGT_MAX_FAILURES || (det == CGT_DET_CRASH && !cfg->sched))
 		return;
 	nf = cgt_failures_get(f, CGT_MAX_FAILURES);
 	if (nf > nth)
@@ -209,26 +268,12 @@ void cgt_story_failure(const struct cgt_run_config *cfg, enum cgt_detector det, 
 		detector[i] = (int)f[i].detector;
 	which = (int)nth - 1;
 	if (nf <= which || cgt_failure_of_interest(cfg->stop_on, detector, nf) != which ||
-	    f[which].step < 0 || !f[which].thread)
+	    (cfg->sched && f[which].step < 0))
 		return;
 	story[0] = '\0';
-	threads = calloc(MAX_THREADS, sizeof(*threads));
-	copies = calloc(MAX_THREADS, sizeof(*copies));
-	if (threads && copies) {
-		/* copied with atomic loads: the other threads are where the scheduler left them */
-		cgt_threads_lock();
-		for (t = cgt_threads_first(); t && n < MAX_THREADS; t = t->next)
-			threads[n++] = t;
-		n += cgt_threads_graveyard(threads + n, MAX_THREADS - n);
-		for (int i = 0; i < n; i++) {
-			cgt_thread_copy(&copies[i], threads[i]);
-			threads[i] = &copies[i];
-		}
-		cgt_threads_unlock();
-		tell(threads, n, &f[which]);
-	}
-	free(threads);
-	free(copies);
+	cgt_capture_take(&f[which], cfg->sched != NULL);
+	if (cgt_capture())
+		tell(cgt_capture());
 }
 
 const char *cgt_story(void)
@@ -240,4 +285,5 @@ void cgt_story_begin(const struct cgt_run_config *cfg)
 {
 	(void)cfg;
 	story[0] = '\0';
+	cgt_capture_reset();
 }

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The story of a controlled run's first failure: the few events, counted in decisions, that
- * led to it, told when it is seen (the threads involved may be gone by the end of the run).
+ * The story of a run's failure of interest: the few events that led to it (in decisions in a
+ * controlled run, in milliseconds in a free one), told when it is seen (the threads involved
+ * may be gone by the end of the run).
  */
 #ifndef CGT_STORY_H
 #define CGT_STORY_H

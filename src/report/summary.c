@@ -35,8 +35,9 @@ char *cgt_summary_text(const struct cgt_run_config *cfg, const struct cgt_run_re
 	if (res->failures > nf)
 		fprintf(m, "... %ld failures in all; the first %d are above\n", res->failures, nf);
 	if (cgt_story())
-		fprintf(m, "How it came about (decisions of the controlled run; T<n>: its thread n):\n%s\n",
-			cgt_story());
+		fprintf(m, "How it came about (%s):\n%s\n",
+			cfg->sched ? "decisions of the controlled run; T<n>: its thread n" :
+			"ms into the run; thread <n>: the harness thread", cgt_story());
 	fprintf(m, "\nThe story: the last events of each thread that matters\n");
 	json_array_foreach(threads, i, t) {
 		json_t *ev;

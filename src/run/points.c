@@ -19,6 +19,7 @@ static int perturb_permille;	/* the phase's: read at every point, set between */
 static uint64_t perturb_seed;
 static __thread struct prng perturb_rng;
 static __thread int perturb_rng_for;	/* the thread id the generator was seeded for */
+static __thread const struct cgt_walk *walk_now;	/* the walk this thread last stepped */
 
 /*
  * @max_ns: the longest delay at this point. Most points get a short one (to 200 us); a
@@ -53,18 +54,22 @@ static void perturb(long max_ns)
 static void record_point(enum cgt_point_id id, const void *obj)
 {
 	const char *name = NULL;
-	int pid = 0;
+	int pid = 0, side = -1;
 
 	switch (id) {
 	case CGT_PT_LOCK_WAIT:
 	case CGT_PT_LOCK_HELD:
 	case CGT_PT_LOCK_RELEASE:
 		name = ((const struct cgt_lock_op *)obj)->lock->name;
+		side = ((const struct cgt_lock_op *)obj)->side;
 		break;
 	case CGT_PT_WALK_START:
+		walk_now = obj;
 		pid = ((const struct cgt_walk *)obj)->start_pid;
 		break;
 	case CGT_PT_WALK_STEP:
+		walk_now = obj;
+		/* fall through */
 	case CGT_PT_ITER_STEP:
 	case CGT_PT_PGRP_STEP:
 		/* too many to keep: a heartbeat, and a chance to perturb */
@@ -96,7 +101,7 @@ static void record_point(enum cgt_point_id id, const void *obj)
 	default:
 		break;
 	}
-	cgt_event_record(id, -1, pid, name);
+	cgt_event_record(id, side, pid, name);
 out:
 	cgt_detect_point(id, obj);
 	/*
@@ -124,6 +129,11 @@ void cgt_events_install(int perturb_pm, uint64_t seed)
 void cgt_events_set_perturb(int permille)
 {
 	WRITE_ONCE(perturb_permille, permille);
+}
+
+const struct cgt_walk *cgt_events_walk(void)
+{
+	return cgt_self && READ_ONCE(cgt_self->walk_active) ? walk_now : NULL;
 }
 
 void cgt_events_remove(void)

@@ -10,5 +10,11 @@ void cgt_events_install(int perturb, uint64_t seed);
 void cgt_events_remove(void);
 /* A new phase's perturbation (swarm.h). */
 void cgt_events_set_perturb(int permille);
+/*
+ * The walk this thread is in (from its last WALK_START or WALK_STEP), or NULL: for a
+ * picture of a livelock, taken by the walker itself as the detector stops its walk.
+ */
+struct cgt_walk;
+const struct cgt_walk *cgt_events_walk(void);
 
 #endif

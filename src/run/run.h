@@ -67,6 +67,7 @@ struct cgt_run_result {
 	double first_failure;		/* seconds into the run, or -1 */
 	char run_id[64];
 	char report_dir[512];		/* where report.json went, if anywhere */
+	char pictures_note[192];	/* what of the report's pictures could not be made */
 	int interrupted;		/* the signal (SIGINT, SIGTERM) that ended it early, or 0 */
 	bool pass;
 	/* a controlled run */

@@ -28,4 +28,12 @@ int cgt_report_interest(const struct cgt_report_in *r, int stop_on);
 int cgt_shrink(const char *path, const struct cgt_report_in *r, struct cgt_run_config *cfg,
 	       long budget, cgt_render_fn render);
 
+/*
+ * reproduce.c: controlled schedules of @cfg (seeds from cfg->seed on, at most @runs) until
+ * one fails with @detector and a failure of @kind (report/kind.h); its report's path goes
+ * to @found. The exit status: 0 found, 1 not.
+ */
+int cgt_reproduce(struct cgt_run_config *cfg, int detector, const char *kind, long runs,
+		  cgt_render_fn render, char *found, size_t len);
+
 #endif

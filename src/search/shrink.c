@@ -139,25 +139,35 @@ static void shrink_switches(struct shrink *sh)
 }
 
 /* Move the final run's report beside the original. */
+/*
+ * The shrunk run's report beside the original, as report.shrunk.json and summary.shrunk.txt
+ * (hard links), and its whole folder (trace, linkage picture, page) as shrunk/.
+ */
 static int shrink_publish(const char *dir, const struct cgt_child_result *res)
 {
 	static const char *const names[][2] = {
 		{ "report.json", "report.shrunk.json" }, { "summary.txt", "summary.shrunk.txt" },
+		{ NULL, "shrunk" },
 	};
 
 	for (size_t i = 0; i < ARRAY_SIZE(names); i++) {
-		char *from = cgt_path_join(res->report_dir, names[i][0]), *to = cgt_path_join(dir, names[i][1]);
-		int ret = from && to ? rename(from, to) : -1;
+		char *from = names[i][0] ? cgt_path_join(res->report_dir, names[i][0]) :
+					   strdup(res->report_dir);
+		char *to = cgt_path_join(dir, names[i][1]);
+		int ret = -1;
 
+		if (from && to) {
+			unlink(to);
+			ret = names[i][0] ? link(from, to) : rename(from, to);
+		}
 		if (ret)
-			fprintf(stderr, "cgtorture: shrink: cannot move %s to %s: %s\n", from, to,
-				strerror(errno));
+			fprintf(stderr, "cgtorture: shrink: cannot %s %s to %s: %s\n",
+				names[i][0] ? "link" : "move", from, to, strerror(errno));
 		free(from);
 		free(to);
-		if (ret)
+		if (ret && names[i][0])
 			return -1;
 	}
-	rmdir(res->report_dir);
 	return 0;
 }
 

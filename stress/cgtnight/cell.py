@@ -97,8 +97,11 @@ def execute(cell, binary, night_dir, env, stopper):
         "log": os.path.join(rel, "log.txt"), "report": None,
     }
     res.update(classify(cell, rc, killed, log_path, cell_dir))
+    res["page"] = None
     if res["report_dir"]:
         res["report"] = os.path.join(rel, os.path.basename(res["report_dir"]))
+        if os.path.isfile(os.path.join(res["report_dir"], "report.html")):
+            res["page"] = os.path.join(res["report"], "report.html")
     del res["report_dir"]
     return res
 

@@ -162,7 +162,7 @@ def planned(c):
             "bug": c.bug, "twin": c.twin, "expect": c.expect, "detector": c.detector,
             "options": c.options, "duration_s": c.duration_s, "seed": c.seed,
             "timeout_s": c.timeout_s, "args": c.run_args(), "status": "NOTRUN",
-            "story": "not run", "log": None, "report": None}
+            "story": "not run", "log": None, "report": None, "page": None}
 
 
 def print_plan(cells, budget, seeds, shard_txt):
@@ -268,7 +268,7 @@ def nightly_main(argv):
         r["command"] = shlex.join([shown(binary)] + r["args"])
         if r["status"] == "PASS" and r["report"] and not a.keep_reports:
             shutil.rmtree(os.path.join(night_dir, r["report"]), ignore_errors=True)
-            r["report"] = None
+            r["report"] = r["page"] = None
         results["cells"][i] = r
         results["wall_s"] = round(time.monotonic() - t0, 1)
         write_all(results, night_dir)

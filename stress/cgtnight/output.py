@@ -102,6 +102,8 @@ def summary_text(results):
             out.append(f"  {c['status']} {c['id']}: {c.get('story')}")
             if c.get("report"):
                 out.append(f"    report: {c['report']}/summary.txt")
+            if c.get("page"):
+                out.append(f"    page:   {c['page']}")
             out.append(f"    log:    {c['log']}")
             if c.get("command"):
                 out.append(f"    again:  {c['command']}")
@@ -151,6 +153,8 @@ def junit_text(results, night_dir):
                   f"build {c['build']}", f"command: {c.get('command')}"]
         if c.get("report"):
             detail.append(f"report: {c['report']}/summary.txt")
+        if c.get("page"):
+            detail.append(f"page: {c['page']}")
         if c["status"] != "PASS":
             f = ET.SubElement(tc, "failure", message=_xml_text(f"{c['status']}: {c.get('story')}"),
                               type=c["status"])

@@ -1,0 +1,181 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The command lines that start from a report for a person: show (src/report/show.c) and
+ * reproduce (src/search/reproduce.c).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "tunables.h"
+#include "../base/files.h"
+#include "../report/kind.h"
+#include "../report/page.h"
+#include "../search/search.h"
+
+static void show_help(FILE *f)
+{
+	fputs("usage: cgtorture show REPORT\n\n"
+	      "Prints a report's verdict, its failures and how the failure came about, and writes\n"
+	      "report.html beside it: one page with the evidence, the story, the timeline, the\n"
+	      "linkage picture and the commands to run it again, which needs no network.\n", f);
+}
+
+int cgt_show_main(int argc, char **argv)
+{
+	if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+		show_help(stdout);
+		return CGT_EXIT_PASS;
+	}
+	if (argc != 2 || argv[1][0] == '-') {
+		fprintf(stderr, "cgtorture: show takes one report.json (cgtorture show REPORT)\n");
+		return CGT_EXIT_USAGE;
+	}
+	return cgt_report_show(argv[1], stdout);
+}
+
+/* reproduce's options */
+struct reproduce_opts {
+	const char *report;
+	long runs;
+	long shrink;
+};
+
+static const struct tunable reproduce_tunables[] = {
+	{ NULL, T_STRING, NULL, "REPORT", "report.json of a free-running failure",
+	  offsetof(struct reproduce_opts, report), 0, 0 },
+	{ "runs", T_COUNT, "200", "N", "controlled schedules to try at most",
+	  offsetof(struct reproduce_opts, runs), 1, 100000 },
+	{ "shrink", T_COUNT, "100", "N", "trial runs to shrink the schedule found (0: none)",
+	  offsetof(struct reproduce_opts, shrink), 0, 1000000 },
+};
+
+/* Used when the report puts back no single catalogued bug: small, and switching often. */
+#define REPRODUCE_DEFAULT	"--sched random --threads 8 --steps 5000"
+
+static void reproduce_help(FILE *f)
+{
+	fputs("usage: cgtorture reproduce REPORT [--runs N] [--shrink N]\n\n"
+	      "Turns a free-running failure (a nightly cell's, say) into an exact replay: runs\n"
+	      "controlled schedules with the report's configuration and bugs, and the catalogue's\n"
+	      "explore options for its bug (else " REPRODUCE_DEFAULT "), seed after seed,\n"
+	      "until the same detector fires with the same kind of evidence (the same walk start\n"
+	      "fate, the same lock cycle, the same invariant); replays that schedule's report to\n"
+	      "check it is exact, then shrinks it. Reports go to REPORT's folder/reproduce.\n\n", f);
+	cgt_tunables_table_help(f, reproduce_tunables, ARRAY_SIZE(reproduce_tunables));
+}
+
+/* The report's command, with the controlled options after it (the later word wins). */
+static int controlled_config(const struct cgt_report_in *r, const struct cgt_run_config *orig,
+			     struct cgt_run_config *cfg)
+{
+	const char *more = REPRODUCE_DEFAULT;
+	char err[256], **argv, **all, *words, *w, *save;
+	struct tunable_set run;
+	int argc, n, bug = -1, ret = CGT_EXIT_USAGE;
+
+	for (int b = 0; b < CGT_NR_BUGS; b++)
+		if (orig->bugs & (1UL << b))
+			bug = bug == -1 ? b : -2;
+	if (bug >= 0)
+		more = cgt_bug_catalogue[bug].explore;
+	if (cgt_command_argv(r->command, &argc, &argv, err, sizeof(err))) {
+		fprintf(stderr, "cgtorture: %s\n", err);
+		return CGT_EXIT_USAGE;
+	}
+	words = strdup(more);
+	all = calloc((size_t)argc + strlen(more) + 1, sizeof(*all));
+	if (words && all) {
+		n = 0;
+		for (int i = 1; i < argc; i++)
+			all[n++] = argv[i];
+		for (w = strtok_r(words, " ", &save); w; w = strtok_r(NULL, " ", &save))
+			all[n++] = w;
+		run = cgt_tunables_run_set(cfg);
+		ret = cgt_cli_prepare(&run, 1, cgt_tunables_help, n, all, cfg);
+		if (ret < 0)
+			ret = CGT_EXIT_USAGE;
+	}
+	free(all);
+	free(words);
+	cgt_argv_free(argc, argv);
+	return ret;
+}
+
+int cgt_reproduce_main(int argc, char **argv)
+{
+	struct cgt_run_config orig = { 0 }, cfg = { 0 }, rcfg = { 0 };
+	struct cgt_report_in r = { 0 }, found_r = { 0 };
+	struct reproduce_opts o = { 0 };
+	struct tunable_set set = TUNABLE_SET(reproduce_tunables, &o);
+	char kind[256], found[600], *out = NULL, *replay_out = NULL;
+	int ret, i;
+
+	cgt_tunables_table_defaults(reproduce_tunables, ARRAY_SIZE(reproduce_tunables), &o);
+	ret = cgt_tunables_sets_parse(&set, 1, reproduce_help, argc, argv);
+	if (ret)
+		return ret < 0 ? CGT_EXIT_PASS : ret;
+	ret = cgt_cli_report_config(o.report, &r, &orig);
+	if (ret)
+		goto out;
+	ret = CGT_EXIT_USAGE;
+	i = cgt_report_interest(&r, orig.stop_on);
+	if (r.controlled) {
+		fprintf(stderr, "cgtorture: %s is a controlled run's: it replays exactly already "
+			"(cgtorture replay %s)\n", o.report, o.report);
+		goto out;
+	}
+	if (i < 0) {
+		fprintf(stderr, "cgtorture: %s holds no failure to reproduce\n", o.report);
+		goto out;
+	}
+	if (cgt_report_failure_kind(o.report, r.failure[i].detector, kind, sizeof(kind))) {
+		fprintf(stderr, "cgtorture: %s: its failure has no evidence to match\n", o.report);
+		goto out;
+	}
+	ret = controlled_config(&r, &orig, &cfg);
+	if (ret)
+		goto out;
+	out = cgt_path_join(r.dir, "reproduce");
+	cfg.out = out;
+	cfg.seed = 1;
+	cfg.quiet = true;
+	cfg.expect = CGT_EXPECT_NONE;
+	cfg.check_determinism = false;
+	if (cfg.duration < 60)
+		cfg.duration = 60;	/* a controlled run ends by its decisions, not the clock */
+	cgt_cli_on_signals();
+	ret = cgt_reproduce(&cfg, r.failure[i].detector, kind, o.runs, cgt_cli_render, found,
+			    sizeof(found));
+	if (ret)
+		goto out;
+	/* exact: the schedule found, followed again decision by decision */
+	ret = cgt_cli_report_config(found, &found_r, &rcfg);
+	if (!ret) {
+		replay_out = cgt_path_join(found_r.dir, "replay");
+		rcfg.out = replay_out;
+		cgt_cli_render(&rcfg);
+		ret = cgt_replay(found, &found_r, &rcfg, 1);
+	}
+	if (!ret && o.shrink) {
+		cgt_cli_release(&rcfg);
+		cgt_report_in_free(&found_r);
+		memset(&rcfg, 0, sizeof(rcfg));
+		ret = cgt_cli_report_config(found, &found_r, &rcfg);
+		if (!ret && cgt_shrink(found, &found_r, &rcfg, o.shrink, cgt_cli_render))
+			printf("reproduce: the schedule found stays as it is\n");
+	}
+	if (!ret)
+		printf("reproduce: exact replay: cgtorture replay %s\nreproduce: the page: "
+		       "%s/report.html\n", found, found_r.dir);
+out:
+	cgt_cli_release(&rcfg);
+	cgt_cli_release(&cfg);
+	cgt_cli_release(&orig);
+	cgt_report_in_free(&found_r);
+	cgt_report_in_free(&r);
+	free(out);
+	free(replay_out);
+	return ret;
+}

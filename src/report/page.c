@@ -1,0 +1,397 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * report.html: everything a person needs to see a failure, in one file with no outside
+ * resource (its style, its script and both pictures are inline). The timeline is drawn from
+ * trace.json: a lane per model thread (its "process" in the trace), a row per track in it,
+ * slices as bars, marked points as ticks, each detector report as a red marker with its
+ * summary, and the wait-for edges of a hang as arrows between lanes; the mouse wheel zooms
+ * it and dragging pans. Lanes and markers carry data- attributes, so a test can find them.
+ */
+#include <errno.h>
+#include <jansson.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "page.h"
+#include "../base/files.h"
+
+#define LANE_LABEL	260	/* px: the lane names' column */
+#define PLOT_WIDTH	1100
+#define ROW		14
+
+static void esc(FILE *m, const char *s)
+{
+	for (; s && *s; s++) {
+		switch (*s) {
+		case '<': fputs("&lt;", m); break;
+		case '>': fputs("&gt;", m); break;
+		case '&': fputs("&amp;", m); break;
+		case '"': fputs("&quot;", m); break;
+		default: fputc(*s, m);
+		}
+	}
+}
+
+static const char *str(json_t *o, const char *key)
+{
+	const char *s = json_string_value(json_object_get(o, key));
+
+	return s ? s : "";
+}
+
+static void lines(FILE *m, json_t *a)
+{
+	size_t i;
+	json_t *v;
+
+	json_array_foreach(a, i, v) {
+		esc(m, json_string_value(v));
+		fputc('\n', m);
+	}
+}
+
+struct lane {
+	int pid;
+	const char *name;
+	int tids[16], ntids;
+	int y;
+};
+
+static struct lane *lane_of(struct lane *l, int n, int pid)
+{
+	for (int i = 0; i < n; i++)
+		if (l[i].pid == pid)
+			return &l[i];
+	return NULL;
+}
+
+static int row_of(struct lane *l, int tid)
+{
+	for (int i = 0; i < l->ntids; i++)
+		if (l->tids[i] == tid)
+			return i;
+	if (l->ntids == 16)
+		return 15;
+	l->tids[l->ntids] = tid;
+	return l->ntids++;
+}
+
+static double num(json_t *e, const char *key)
+{
+	return json_number_value(json_object_get(e, key));
+}
+
+/* The lanes, in the trace's sort order; how many. */
+static int lanes(json_t *events, struct lane *l, int max)
+{
+	size_t i;
+	json_t *e;
+	int n = 0;
+
+	json_array_foreach(events, i, e) {
+		if (strcmp(str(e, "ph"), "M") || strcmp(str(e, "name"), "process_name") ||
+		    !json_integer_value(json_object_get(e, "pid")) || n == max)
+			continue;
+		l[n].pid = (int)json_integer_value(json_object_get(e, "pid"));
+		l[n].name = json_string_value(json_object_get(json_object_get(e, "args"), "name"));
+		l[n].ntids = 0;
+		n++;
+	}
+	/* rows: the operations first, then rcu, then the locks, as the tracks are numbered */
+	json_array_foreach(events, i, e) {
+		struct lane *ln = lane_of(l, n, (int)json_integer_value(json_object_get(e, "pid")));
+
+		if (ln && !strcmp(str(e, "ph"), "M") && !strcmp(str(e, "name"), "thread_name"))
+			row_of(ln, (int)json_integer_value(json_object_get(e, "tid")));
+	}
+	return n;
+}
+
+static void timeline(FILE *m, json_t *trace)
+{
+	json_t *events = json_object_get(trace, "traceEvents"), *other, *e;
+	struct lane l[64];
+	int n = lanes(events, l, 64), y = 24;
+	double t0 = 1e300, t1 = -1e300, scale;
+	const char *unit;
+	size_t i;
+
+	other = json_object_get(trace, "otherData");
+	unit = str(other, "time_unit");
+	/* the span of the lanes' own events: a report on no lane may lie outside it */
+	json_array_foreach(events, i, e) {
+		double ts = num(e, "ts"), end = ts + num(e, "dur");
+
+		if (!strcmp(str(e, "ph"), "M") || !json_integer_value(json_object_get(e, "pid")))
+			continue;
+		t0 = ts < t0 ? ts : t0;
+		t1 = end > t1 ? end : t1;
+	}
+	if (t1 <= t0)
+		t1 = t0 + 1;
+	scale = PLOT_WIDTH / (t1 - t0);
+	for (int k = 0; k < n; k++) {
+		l[k].y = y;
+		y += (l[k].ntids ? l[k].ntids : 1) * ROW + 10;
+	}
+	fprintf(m, "<p class=note>%d lanes, %.3f to %.3f %s; the window in which every involved "
+		"thread's events are complete begins at %.3f (dashed line). Wheel: zoom; drag: pan; "
+		"double-click: reset. Hover a bar for its name.</p>\n", n, t0, t1, unit,
+		num(other, "window_from"));
+	fprintf(m, "<svg id=timeline xmlns='http://www.w3.org/2000/svg' width='%d' height='%d' "
+		"viewBox='0 0 %d %d'>\n", LANE_LABEL + PLOT_WIDTH + 10, y + 10,
+		LANE_LABEL + PLOT_WIDTH + 10, y + 10);
+	fprintf(m, "<defs><marker id=arrow viewBox='0 0 10 10' refX=9 refY=5 markerWidth=6 "
+		"markerHeight=6 orient=auto><path d='M0,0 L10,5 L0,10 z' fill='#c00'/></marker>"
+		"</defs>\n<g id=plot>\n");
+	for (int k = 0; k < n; k++) {
+		fprintf(m, "<g class=lane data-thread='%d' data-name='", l[k].pid);
+		esc(m, l[k].name);
+		fprintf(m, "'><rect x=0 y=%d width=%d height=%d fill='%s'/>"
+			"<text x=4 y=%d class=lanename>", l[k].y - 2, LANE_LABEL + PLOT_WIDTH,
+			(l[k].ntids ? l[k].ntids : 1) * ROW + 4, k % 2 ? "#f7f7f7" : "#eef3fa",
+			l[k].y + 10);
+		esc(m, l[k].name);
+		fputs("</text></g>\n", m);
+	}
+	json_array_foreach(events, i, e) {
+		const char *ph = str(e, "ph");
+		struct lane *ln = lane_of(l, n, (int)json_integer_value(json_object_get(e, "pid")));
+		double x = LANE_LABEL + (num(e, "ts") - t0) * scale;
+		int row;
+
+		if (!ln || (strcmp(ph, "X") && strcmp(ph, "i")))
+			continue;
+		row = row_of(ln, (int)json_integer_value(json_object_get(e, "tid")));
+		if (!strcmp(ph, "X")) {
+			const char *cat = str(e, "cat");
+			double w = num(e, "dur") * scale;
+
+			fprintf(m, "<rect class='slice %s' x='%.2f' y=%d width='%.2f' height=%d><title>",
+				cat, x, ln->y + row * ROW, w > 0.5 ? w : 0.5, ROW - 3);
+			esc(m, str(e, "name"));
+			fprintf(m, " (%s, %.3f %s)</title></rect>\n", cat, num(e, "dur"), unit);
+		} else if (!strcmp(str(e, "cat"), "detector")) {
+			fprintf(m, "<g class=detector data-detector='");
+			esc(m, str(json_object_get(e, "args"), "detector"));
+			fprintf(m, "'><path d='M%.2f,%d l6,7 l-6,7 l-6,-7 z' fill='#d00'/><title>", x,
+				ln->y);
+			esc(m, str(e, "name"));
+			fputs("</title></g>\n", m);
+		} else {
+			fprintf(m, "<line class=point x1='%.2f' x2='%.2f' y1=%d y2=%d><title>", x, x,
+				ln->y + row * ROW, ln->y + row * ROW + ROW - 3);
+			esc(m, str(e, "name"));
+			fputs("</title></line>\n", m);
+		}
+	}
+	/* global instants (a report with no thread, the window) span every lane */
+	json_array_foreach(events, i, e) {
+		double x = LANE_LABEL + (num(e, "ts") - t0) * scale;
+
+		if (strcmp(str(e, "ph"), "i") || strcmp(str(e, "s"), "g") || num(e, "ts") < t0 ||
+		    num(e, "ts") > t1)
+			continue;
+		if (!strcmp(str(e, "cat"), "detector")) {
+			fprintf(m, "<g class=detector data-detector='");
+			esc(m, str(json_object_get(e, "args"), "detector"));
+			fprintf(m, "'><line x1='%.2f' x2='%.2f' y1=10 y2=%d stroke='#d00'/><title>", x, x, y);
+		} else {
+			fprintf(m, "<g class=window><line x1='%.2f' x2='%.2f' y1=10 y2=%d stroke='#444' "
+				"stroke-dasharray='4 3'/><title>", x, x, y);
+		}
+		esc(m, str(e, "name"));
+		fputs("</title></g>\n", m);
+	}
+	/* flow arrows: "s" then "f" with the same id */
+	json_array_foreach(events, i, e) {
+		size_t j;
+		json_t *f;
+
+		if (strcmp(str(e, "ph"), "s"))
+			continue;
+		json_array_foreach(events, j, f) {
+			struct lane *a, *b;
+
+			if (strcmp(str(f, "ph"), "f") ||
+			    json_integer_value(json_object_get(f, "id")) !=
+			    json_integer_value(json_object_get(e, "id")))
+				continue;
+			a = lane_of(l, n, (int)json_integer_value(json_object_get(e, "pid")));
+			b = lane_of(l, n, (int)json_integer_value(json_object_get(f, "pid")));
+			if (!a || !b)
+				continue;
+			fprintf(m, "<line class=flow x1='%.2f' y1=%d x2='%.2f' y2=%d "
+				"marker-end='url(#arrow)'><title>", LANE_LABEL + (num(e, "ts") - t0) * scale,
+				a->y + ROW / 2, LANE_LABEL + (num(f, "ts") - t0) * scale, b->y + ROW / 2);
+			esc(m, str(e, "name"));
+			fputs("</title></line>\n", m);
+		}
+	}
+	fputs("</g></svg>\n", m);
+}
+
+static char *slurp(const char *dir, const char *name, size_t *len)
+{
+	char *path = cgt_path_join(dir, name), *buf = NULL;
+	FILE *f = path ? fopen(path, "r") : NULL;
+	size_t cap = 0, n;
+
+	*len = 0;
+	free(path);
+	if (!f)
+		return NULL;
+	do {
+		char *b;
+
+		if (*len + 65536 > cap) {
+			b = realloc(buf, cap = cap * 2 + 65536);
+			if (!b)
+				break;
+			buf = b;
+		}
+		n = fread(buf + *len, 1, cap - *len - 1, f);
+		*len += n;
+	} while (n);
+	fclose(f);
+	if (buf)
+		buf[*len] = '\0';
+	return buf;
+}
+
+static const char style[] =
+	"body{font-family:'DejaVu Sans',sans-serif;margin:1.5em;color:#222}"
+	"h1{font-size:1.4em}h2{font-size:1.15em;border-bottom:1px solid #ccc;margin-top:1.6em}"
+	"pre{background:#f6f6f6;padding:.6em;overflow-x:auto;font-size:12px}"
+	".FAIL{color:#b00}.PASS{color:#070}.note{color:#555;font-size:.9em}"
+	".lanename{font-size:11px;fill:#222}.slice.operation{fill:#5b8bd0}"
+	".slice.lock{fill:#d9a030}.slice.rcu{fill:#60b060}.point{stroke:#333;stroke-width:1}"
+	".flow{stroke:#c00;stroke-width:1.5}#timeline{border:1px solid #ccc;cursor:grab}"
+	"#linkage svg{max-width:100%;height:auto}";
+
+/* Wheel zooms the timeline's x axis around the pointer, dragging pans, double-click resets. */
+static const char script[] =
+	"(function(){var s=document.getElementById('timeline');if(!s)return;"
+	"var v=s.viewBox.baseVal,x0=v.x,w0=v.width,drag=null;"
+	"s.addEventListener('wheel',function(e){e.preventDefault();"
+	"var r=s.getBoundingClientRect(),px=v.x+(e.clientX-r.left)/r.width*v.width,"
+	"k=e.deltaY<0?0.8:1.25;v.width=Math.min(w0,Math.max(20,v.width*k));"
+	"v.x=px-(px-v.x)*(v.width/(v.width/k));},{passive:false});"
+	"s.addEventListener('mousedown',function(e){drag=[e.clientX,v.x];});"
+	"window.addEventListener('mouseup',function(){drag=null;});"
+	"s.addEventListener('mousemove',function(e){if(!drag)return;var r=s.getBoundingClientRect();"
+	"v.x=drag[1]-(e.clientX-drag[0])/r.width*v.width;});"
+	"s.addEventListener('dblclick',function(){v.x=x0;v.width=w0;});})();";
+
+static void commands(FILE *m, json_t *r, const char *dir, const char *report)
+{
+	bool controlled = json_object_get(r, "schedule") != NULL;
+	const char *build = str(r, "build");
+	char bin[64];
+
+	snprintf(bin, sizeof(bin), !strcmp(build, "plain") ? "./cgtorture" : "build/%s/cgtorture",
+		 build);
+	fputs("<h2>Run it again</h2><pre>", m);
+	fputs("# the same configuration and seed\n", m);
+	esc(m, str(r, "command"));
+	fprintf(m, "\n# %s\n%s replay ", controlled ? "the same schedule, decision by decision" :
+		"the same seed, ten times, with the rate it comes back", bin);
+	esc(m, dir);
+	fprintf(m, "/%s\n", report);
+	if (controlled) {
+		fprintf(m, "# a smaller schedule that still fails\n%s shrink ", bin);
+		esc(m, dir);
+	} else {
+		fprintf(m, "# a controlled schedule with the same failure: an exact replay\n"
+			"%s reproduce ", bin);
+		esc(m, dir);
+	}
+	fprintf(m, "/%s\n# this page and the story again\n%s show ", report, bin);
+	esc(m, dir);
+	fprintf(m, "/%s\n</pre>\n", report);
+}
+
+int cgt_page_write(const char *dir, const char *report, char *why, size_t len)
+{
+	json_error_t jerr;
+	json_t *r, *trace = NULL, *f;
+	char *svg, *html = NULL, *tbuf;
+	size_t svglen, hlen = 0, tlen, i;
+	FILE *m;
+	int ret;
+
+	tbuf = slurp(dir, report, &tlen);
+	r = tbuf ? json_loadb(tbuf, tlen, 0, &jerr) : NULL;
+	free(tbuf);
+	if (!r) {
+		snprintf(why, len, "%s/%s cannot be read", dir, report);
+		return -1;
+	}
+	tbuf = slurp(dir, "trace.json", &tlen);
+	if (tbuf)
+		trace = json_loadb(tbuf, tlen, 0, &jerr);
+	free(tbuf);
+	svg = slurp(dir, "linkage.svg", &svglen);
+	m = open_memstream(&html, &hlen);
+	if (!m) {
+		snprintf(why, len, "no memory");
+		json_decref(r);
+		json_decref(trace);
+		free(svg);
+		return -1;
+	}
+	fputs("<!DOCTYPE html>\n<html lang=en><head><meta charset='utf-8'><title>cgtorture ", m);
+	esc(m, str(r, "run_id"));
+	fprintf(m, "</title><style>%s</style></head><body>\n<h1>cgtorture report ", style);
+	esc(m, str(r, "run_id"));
+	fprintf(m, ": <span class='%s' id=verdict>%s</span></h1>\n<p>", str(r, "verdict"),
+		str(r, "verdict"));
+	fprintf(m, "%s build, %s run, seed ", str(r, "build"),
+		json_object_get(r, "schedule") ? "controlled" : "free-running");
+	esc(m, str(json_object_get(r, "config"), "seed"));
+	fprintf(m, ", %.3f s, %lld failure(s)</p>\n<h2>What the detectors found</h2>\n",
+		json_number_value(json_object_get(r, "elapsed_s")),
+		json_integer_value(json_object_get(r, "failures_total")));
+	json_array_foreach(json_object_get(r, "failures"), i, f) {
+		fprintf(m, "<h3 class=failure data-detector='%s'>", str(f, "detector"));
+		esc(m, str(f, "detector"));
+		fputs(": ", m);
+		esc(m, str(f, "summary"));
+		fputs("</h3>\n<pre>", m);
+		lines(m, json_object_get(f, "evidence"));
+		fputs("</pre>\n", m);
+		if (i == 3) {
+			fputs("<p class=note>(the other failures are in report.json)</p>\n", m);
+			break;
+		}
+	}
+	fputs("<h2>How it came about</h2>\n<pre id=story>", m);
+	lines(m, json_object_get(r, "story"));
+	fputs("</pre>\n<h2>Timeline</h2>\n", m);
+	if (trace)
+		timeline(m, trace);
+	else
+		fputs("<p>no trace.json beside the report</p>\n", m);
+	fputs("<h2>The linkage when the detector fired</h2>\n<div id=linkage>", m);
+	if (svg) {
+		char *start = strstr(svg, "<svg");
+
+		fputs(start ? start : "", m);
+	} else {
+		fputs("<p>no linkage.svg beside the report (linkage.dot has the picture as text)</p>", m);
+	}
+	fputs("</div>\n", m);
+	commands(m, r, dir, report);
+	fprintf(m, "<script>%s</script>\n</body></html>\n", script);
+	fclose(m);
+	ret = html ? cgt_write_atomic(dir, "report.html", html, hlen) : -ENOMEM;
+	if (ret)
+		snprintf(why, len, "cannot write %s/report.html: %s", dir, strerror(-ret));
+	free(html);
+	free(svg);
+	json_decref(r);
+	json_decref(trace);
+	return ret ? -1 : 0;
+}

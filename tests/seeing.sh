@@ -1,0 +1,100 @@
+#!/bin/sh
+# Seeing a failure: show prints a report's story and writes report.html; reproduce turns a
+# free-running report into an exact controlled replay (its page rendered by Chromium, its
+# trace in decisions valid); both refuse a missing, truncated, foreign, other-version or
+# unsuitable report with one line and exit 2; the trace and page checks themselves fail on
+# a broken trace and a blank page.
+# Usage: tests/seeing.sh BUILD_DIR   (holding plain/cgtorture)
+set -u
+dir=${1:?usage: tests/seeing.sh BUILD_DIR}
+bin=$dir/plain/cgtorture
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+fails=0
+
+ok() { echo "ok:   $*"; }
+bad() { echo "FAIL: $*"; fails=$((fails + 1)); }
+
+# -- a free-running failure, its page, and its reproduction as an exact replay
+"$bin" run --bug walk-from-exiting --swarm off --perturb 100 --threads 64 --duration 20 \
+	--stop-on livelock --expect fail --quiet --out "$out/free" >"$out/log" 2>&1
+report=$(find "$out/free" -name report.json | head -1)
+if [ -z "$report" ]; then
+	bad "no free-running report to work with"; tail -3 "$out/log" | sed 's/^/    /'
+else
+	rm -f "$(dirname "$report")/report.html"
+	if "$bin" show "$report" >"$out/show" 2>&1 && grep -q 'release_task: unhashed' "$out/show" &&
+		grep -q 'starts a thread-group walk' "$out/show" &&
+		[ -f "$(dirname "$report")/report.html" ]; then
+		ok "show: the story has the start thread's release and the walk; report.html written"
+	else
+		bad "show"; sed 's/^/    /' "$out/show" | head -8
+	fi
+	if "$bin" reproduce "$report" --shrink 6 >"$out/rep" 2>&1 &&
+		grep -q '^replay: reproduced: livelock' "$out/rep"; then
+		ok "$(grep '^reproduce: found' "$out/rep")"
+		exact=$(sed -n 's/^reproduce: exact replay: cgtorture replay //p' "$out/rep")
+		if tests/page_check.py "$(dirname "$exact")" livelock >"$out/page" 2>&1 &&
+			grep -q '"time_unit":"decisions"' "$(dirname "$exact")/trace.json"; then
+			ok "the exact replay's folder: $(cat "$out/page")"
+		else
+			bad "the exact replay's folder"; sed 's/^/    /' "$out/page"
+		fi
+	else
+		bad "reproduce"; sed 's/^/    /' "$out/rep" | tail -6
+	fi
+fi
+
+# -- bad reports: one line, exit 2
+refused() {
+	what=$1; shift
+	"$@" >"$out/o" 2>"$out/e"
+	rc=$?
+	lines=$(cat "$out/e" "$out/o" | grep -c .)
+	if [ "$rc" = 2 ] && [ "$lines" = 1 ]; then
+		ok "refused: $what: $(cat "$out/e" "$out/o" | head -1)"
+	else
+		bad "$what: status $rc, $lines line(s)"; head -3 "$out/e" "$out/o" | sed 's/^/    /'
+	fi
+}
+if [ -n "$report" ]; then
+	head -c 400 "$report" >"$out/cut.json"
+	sed 's/"version": 2/"version": 3/' "$report" >"$out/v3.json"
+	sed 's/"cgtorture-report"/"someone-elses-report"/' "$report" >"$out/foreign.json"
+	sed 's/"window_from": [0-9.]*/"window_from": -1.0/' "$report" >"$out/window.json"
+	for cmd in show reproduce; do
+		refused "$cmd: a missing report" "$bin" $cmd "$out/none.json"
+		refused "$cmd: a truncated report" "$bin" $cmd "$out/cut.json"
+		refused "$cmd: a report of version 3" "$bin" $cmd "$out/v3.json"
+		refused "$cmd: a foreign report" "$bin" $cmd "$out/foreign.json"
+		refused "$cmd: a report whose window is not one" "$bin" $cmd "$out/window.json"
+	done
+	[ -n "${exact:-}" ] && refused "reproduce: a controlled report" "$bin" reproduce "$exact"
+	refused "reproduce: a report from another build" "$dir/tsan/cgtorture" reproduce "$report"
+	grep -q 'plain build' "$out/e" || bad "the other build's refusal does not name the build"
+fi
+refused "show with no report" "$bin" show
+
+# -- the checks can fail: a B never ended, a slice crossing its parent, a blank page
+printf '{"traceEvents":[{"name":"a","ph":"B","ts":1,"pid":1,"tid":1}]}' >"$out/t1.json"
+printf '{"traceEvents":[{"name":"a","ph":"X","ts":1,"dur":5,"pid":1,"tid":1},{"name":"b","ph":"X","ts":2,"dur":9,"pid":1,"tid":1}]}' >"$out/t2.json"
+for t in t1 t2; do
+	if tests/trace_check.py "$out/$t.json" >"$out/o" 2>&1; then
+		bad "trace_check passed a broken trace ($t)"
+	else
+		ok "trace_check refuses: $(head -1 "$out/o" | sed 's/.*json: //')"
+	fi
+done
+if [ -n "$report" ]; then
+	mkdir -p "$out/blank"
+	find "$(dirname "$report")" -maxdepth 1 -type f -exec cp {} "$out/blank/" \;
+	echo '<!DOCTYPE html><html><body></body></html>' >"$out/blank/report.html"
+	if tests/page_check.py "$out/blank" livelock >"$out/o" 2>&1; then
+		bad "page_check passed a blank page"
+	else
+		ok "page_check refuses a blank page: $(grep -c . "$out/o") problem(s)"
+	fi
+fi
+
+[ "$fails" = 0 ] && echo "seeing: all checks passed" || echo "seeing: $fails failure(s)"
+[ "$fails" = 0 ]
