@@ -7,7 +7,9 @@
  *
  * The variants are driven through their ops tables, not the model's cgt_read_lock() wrappers,
  * so that what is tested is the variant's own exclusion. Every test is parameterized over
- * cgt_lock_variants[], so a new variant is tested as soon as it is registered.
+ * cgt_lock_variants[], so a new variant is tested as soon as it is registered. Every thread
+ * is a registered RCU reader: variants whose readers use RCU (rcu-spinlock, percpu-rwsem)
+ * require it.
  */
 #include <criterion/criterion.h>
 #include <criterion/parameterized.h>
@@ -120,6 +122,7 @@ static void *writer_main(void *arg)
 	struct torture *tt = w->tt;
 	const struct cgt_lock_ops *ops = tt->lock.ops;
 
+	cgt_rcu_register_thread();
 	while (!__atomic_load_n(&tt->go, __ATOMIC_ACQUIRE))
 		sched_yield();
 	for (unsigned int i = 0; i < ITERS; i++) {
@@ -133,6 +136,7 @@ static void *writer_main(void *arg)
 		__atomic_fetch_sub(&tt->writers_inside, 1, __ATOMIC_RELAXED);
 		ops->write_unlock(&tt->lock);
 	}
+	cgt_rcu_unregister_thread();
 	return NULL;
 }
 
@@ -144,6 +148,7 @@ static void *reader_main(void *arg)
 	const struct cgt_lock_ops *ops = tt->lock.ops;
 	long before, after;
 
+	cgt_rcu_register_thread();
 	while (!__atomic_load_n(&tt->go, __ATOMIC_ACQUIRE))
 		sched_yield();
 	for (unsigned int i = 0; i < ITERS; i++) {
@@ -162,6 +167,7 @@ static void *reader_main(void *arg)
 		ops->read_unlock(&tt->lock);
 		__atomic_fetch_add(&tt->reads, 1, __ATOMIC_RELAXED);
 	}
+	cgt_rcu_unregister_thread();
 	return NULL;
 }
 
@@ -256,6 +262,7 @@ static void *share_reader_a(void *arg)
 	const struct cgt_lock_ops *ops = s->lock.ops;
 	double deadline;
 
+	cgt_rcu_register_thread();
 	ops->read_lock(&s->lock);
 	__atomic_store_n(&s->a_inside, 1, __ATOMIC_RELEASE);
 	if (ops->shared) {
@@ -283,6 +290,7 @@ static void *share_reader_a(void *arg)
 	}
 	__atomic_store_n(&s->a_done, 1, __ATOMIC_RELEASE);
 	ops->read_unlock(&s->lock);
+	cgt_rcu_unregister_thread();
 	return NULL;
 }
 
@@ -292,6 +300,7 @@ static void *share_reader_b(void *arg)
 	struct share *s = arg;
 	const struct cgt_lock_ops *ops = s->lock.ops;
 
+	cgt_rcu_register_thread();
 	while (!__atomic_load_n(&s->a_inside, __ATOMIC_ACQUIRE))
 		nap();
 	__atomic_store_n(&s->b_trying, 1, __ATOMIC_RELEASE);
@@ -304,6 +313,7 @@ static void *share_reader_b(void *arg)
 	    !__atomic_load_n(&s->a_done, __ATOMIC_ACQUIRE))
 		__atomic_store_n(&s->a_release, 1, __ATOMIC_RELEASE);
 	ops->read_unlock(&s->lock);
+	cgt_rcu_unregister_thread();
 	return NULL;
 }
 
@@ -382,6 +392,94 @@ Test(locks, torture_catches_busted_lock, .timeout = 60)
 		caught = tt.max_writers_inside > 1 || tt.counter != (long)NTHREADS * ITERS;
 	}
 	cr_assert(caught, "a lock that excludes nobody passed %d torture runs", runs);
+}
+
+/* ---- a writer waits for the reader that came first, and then keeps new readers out ---- */
+
+struct handover {
+	struct cgt_lock lock;
+	int writer_in;		/* the writer holds the lock */
+	int writer_out;		/* the writer may let go */
+	int reader_in;		/* the late reader got in */
+};
+
+static void *handover_writer(void *arg)
+{
+	struct handover *h = arg;
+
+	cgt_rcu_register_thread();
+	h->lock.ops->write_lock(&h->lock);
+	__atomic_store_n(&h->writer_in, 1, __ATOMIC_RELEASE);
+	while (!__atomic_load_n(&h->writer_out, __ATOMIC_ACQUIRE))
+		nap();
+	h->lock.ops->write_unlock(&h->lock);
+	cgt_rcu_unregister_thread();
+	return NULL;
+}
+
+static void *handover_reader(void *arg)
+{
+	struct handover *h = arg;
+
+	cgt_rcu_register_thread();
+	h->lock.ops->read_lock(&h->lock);
+	__atomic_store_n(&h->reader_in, 1, __ATOMIC_RELEASE);
+	h->lock.ops->read_unlock(&h->lock);
+	cgt_rcu_unregister_thread();
+	return NULL;
+}
+
+/* Whether *@flag is set within @sec seconds. */
+static bool set_within(int *flag, double sec)
+{
+	double deadline = now_sec() + sec;
+
+	while (!__atomic_load_n(flag, __ATOMIC_ACQUIRE) && now_sec() < deadline)
+		nap();
+	return __atomic_load_n(flag, __ATOMIC_ACQUIRE);
+}
+
+ParameterizedTestParameters(locks, writer_waits_for_earlier_reader)
+{
+	return variant_params();
+}
+
+/*
+ * down_read, then down_write from another thread: the writer stays out while the reader
+ * holds on (percpu-rwsem: a reader that came in on the fast path, before the writer's grace
+ * period); once in, it keeps a new reader out until up_write. Then the same again at once,
+ * where percpu-rwsem's readers are still on the slow path (rcu_sync between exit and idle).
+ */
+ParameterizedTest(size_t *idx, locks, writer_waits_for_earlier_reader, .timeout = 60)
+{
+	const struct cgt_lock_ops *ops = variant(idx);
+	static struct handover h;
+	pthread_t w, r;
+
+	if (ops->rcu_readers)
+		cr_skip_test("%s: readers run beside writers by design", ops->name);
+	cgt_rcu_register_thread();
+	memset(&h, 0, sizeof(h));
+	lock_setup(&h.lock, ops);
+	for (int round = 0; round < 2; round++) {
+		h.writer_in = h.writer_out = h.reader_in = 0;
+		ops->read_lock(&h.lock);
+		cr_assert_eq(pthread_create(&w, NULL, handover_writer, &h), 0);
+		cr_assert_not(set_within(&h.writer_in, EXCL_WAIT_SEC),
+			      "%s: the writer got in while a reader held the lock", ops->name);
+		ops->read_unlock(&h.lock);
+		cr_assert(set_within(&h.writer_in, SHARE_WAIT_SEC),
+			  "%s: the writer never got in after the reader left", ops->name);
+		cr_assert_eq(pthread_create(&r, NULL, handover_reader, &h), 0);
+		cr_assert_not(set_within(&h.reader_in, EXCL_WAIT_SEC),
+			      "%s: a reader got in while the writer held the lock", ops->name);
+		__atomic_store_n(&h.writer_out, 1, __ATOMIC_RELEASE);
+		cr_assert_eq(pthread_join(w, NULL), 0);
+		cr_assert_eq(pthread_join(r, NULL), 0);
+		cr_assert(h.reader_in, "%s: the reader never got in", ops->name);
+	}
+	lock_teardown(&h.lock);
+	cgt_rcu_unregister_thread();
 }
 
 /* ---- rcu_readers variants: a reader gets in while a writer holds the lock ---- */

@@ -10,7 +10,8 @@
 	X(spinlock)		\
 	X(mutex)		\
 	X(rwlock_rpref)		\
-	X(rcu_spinlock)
+	X(rcu_spinlock)		\
+	X(percpu_rwsem)
 
 #define X(name) extern const struct cgt_lock_ops name##_lock_ops;
 CGT_LOCK_VARIANTS(X)
