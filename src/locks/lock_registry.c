@@ -11,7 +11,8 @@
 	X(mutex)		\
 	X(rwlock_rpref)		\
 	X(rcu_spinlock)		\
-	X(percpu_rwsem)
+	X(percpu_rwsem)		\
+	X(pthread_rwlock)
 
 #define X(name) extern const struct cgt_lock_ops name##_lock_ops;
 CGT_LOCK_VARIANTS(X)
