@@ -12,7 +12,8 @@
 	X(rwlock_rpref)		\
 	X(rcu_spinlock)		\
 	X(percpu_rwsem)		\
-	X(pthread_rwlock)
+	X(pthread_rwlock)	\
+	X(rcu_mutex)
 
 #define X(name) extern const struct cgt_lock_ops name##_lock_ops;
 CGT_LOCK_VARIANTS(X)
