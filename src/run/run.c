@@ -365,6 +365,7 @@ int cgt_run(const struct cgt_run_config *cfg, const struct cgt_run_hooks *hooks,
 	pthread_mutex_init(&run->park_lock, NULL);
 	pthread_cond_init(&run->park_cond, NULL);
 	cgt_clock_reset();
+	cgt_tick_start();
 	cgt_failures_reset();
 	cgt_lock_classes_reset();
 	cgt_threads_cover_reset();
@@ -384,6 +385,7 @@ int cgt_run(const struct cgt_run_config *cfg, const struct cgt_run_hooks *hooks,
 		cgt_events_remove();
 		cgt_thread_unregister(&driver);
 		cgt_rcu_unregister_thread();
+		cgt_tick_stop();
 		free(run);
 		return -EINVAL;
 	}
@@ -453,6 +455,7 @@ drained:
 	}
 	cgt_detect_stop();
 	cgt_events_remove();
+	cgt_tick_stop();
 	run_fill_result(run, res);
 	if (res->finished) {
 		free(walkers);
