@@ -50,6 +50,8 @@ static void tally_exit(void *arg)
 		for (int side = 0; side < 2; side++)
 			classes[c].acquired[side] += READ_ONCE(t->acquired[c][side]);
 	pthread_mutex_unlock(&class_lock);
+	/* a later destructor that takes a lock makes itself a new tally */
+	my_tally = NULL;
 	free(t);
 }
 
