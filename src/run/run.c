@@ -15,9 +15,11 @@
 #include "actor.h"
 #include "park.h"
 #include "points.h"
+#include "../base/build.h"
 #include "../detect/detect.h"
 
-#define DRAIN_TIMEOUT	2.0	/* seconds for every model thread to exit once told */
+/* seconds for every model thread to exit once told, in the plain build (stretched as --stall is) */
+#define DRAIN_TIMEOUT	2.0
 #define TICK_NS		20000000L
 
 static void sleep_tick(void)
@@ -168,7 +170,7 @@ static void run_report_progress(struct cgt_run *run, double *next_stats,
 /* Stop every model thread and wait for the last pthread to finish. */
 static bool run_drain(struct cgt_run *run)
 {
-	double deadline = cgt_now() + DRAIN_TIMEOUT;
+	double deadline = cgt_now() + DRAIN_TIMEOUT * cgt_build_slowdown();
 
 	__atomic_store_n(&run->stop, 1, __ATOMIC_RELEASE);
 	run_resume(run);
