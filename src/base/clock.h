@@ -13,9 +13,12 @@ uint64_t cgt_clock_ns(void);		/* monotonic ns since cgt_clock_reset() */
 /*
  * The same clock at a tick, never ahead of cgt_clock_ns(), for what is judged in seconds
  * (the watchdogs' waits and holds) on paths taken millions of times a second, such as every
- * model lock acquisition: while a ticker runs (cgt_tick_start), one load of what it stored
- * at most CGT_TICK_NS ago (about 1 ns, where the fine clock costs some 40 in a VM's vDSO);
- * otherwise CLOCK_MONOTONIC_COARSE (the kernel's tick, a few ms; some 5 ns).
+ * model lock acquisition, where the fine clock costs some 40 ns in a VM's vDSO.
+ * cgt_clock_coarse_ns(): CLOCK_MONOTONIC_COARSE, the kernel's tick (a few ms; some 5 ns),
+ * kept by the kernel, so never late. cgt_clock_tick_ns(): while a ticker runs
+ * (cgt_tick_start), one load (about 1 ns) of what a thread stored every CGT_TICK_NS, or
+ * later on a loaded machine (140 ms seen at a load average of 116): for the end of an
+ * interval, which a late tick can only shorten; otherwise the coarse clock.
  */
 #define CGT_TICK_NS	1000000
 uint64_t cgt_clock_coarse_ns(void);

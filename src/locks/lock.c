@@ -227,8 +227,13 @@ void cgt_lock_acquire(struct cgt_lock *lock, int side)
 	}
 	if (side == CGT_WRITE)
 		writes0 = __atomic_load_n(&lock->writes, __ATOMIC_RELAXED);
-	/* the watchdogs judge waits and holds in seconds: the tick serves them (base/clock.h) */
-	since = cgt_clock_tick_ns();
+	/*
+	 * The watchdogs judge waits and holds in seconds, so no fine clock here: the wait's
+	 * start from the kernel's coarse clock, which a loaded machine cannot make stale (a
+	 * tick stored late would age every wait begun meanwhile: false hangs), its end from the
+	 * tick, which if late can only shorten the wait (base/clock.h).
+	 */
+	since = cgt_clock_coarse_ns();
 	if (t) {
 		/* what the starvation watch compares, for a waiting writer */
 		if (side == CGT_WRITE) {
@@ -261,6 +266,9 @@ void cgt_lock_acquire(struct cgt_lock *lock, int side)
 			cgt_count_bump(&lock->exclusive_reads);
 		if (counted)
 			__atomic_fetch_add(&lock->reads, 1, __ATOMIC_RELAXED);
+		else if (__atomic_load_n(&lock->writers_waiting, __ATOMIC_RELAXED))
+			/* it asked before the writer did, so it did not pass it: but the lock moved */
+			__atomic_fetch_add(&lock->read_moves, 1, __ATOMIC_RELAXED);
 	}
 	if (t)
 		cgt_wait_end();

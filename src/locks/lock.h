@@ -72,12 +72,15 @@ struct cgt_lock {
 	/*
 	 * What a waiter's watchers compare to see the lock move. Writes count always; reads
 	 * (and the reads asked for, at least reads by those waiting) only while a writer waits,
-	 * so that a shared lock's readers, when no writer waits, write no shared counter; an
-	 * exclusive variant's readers (who hold it alone) count every read besides.
+	 * so that a shared lock's readers, when no writer waits, write no shared counter; a
+	 * reader that asked before a writer waited but gets in while one waits counts in
+	 * read_moves (it passed nobody); an exclusive variant's readers (who hold it alone)
+	 * count every read besides.
 	 */
 	long reads;
 	long writes;
 	long read_asks;
+	long read_moves;
 	long exclusive_reads;
 	int writers_waiting;	/* writers between asking for it and holding it */
 	bool dynamic;		/* freed during the run (group_rwsem): watchdogs must not touch it */
@@ -142,6 +145,7 @@ static inline long cgt_lock_acquisitions(const struct cgt_lock *lock)
 {
 	return __atomic_load_n(&lock->reads, __ATOMIC_RELAXED) +
 	       __atomic_load_n(&lock->writes, __ATOMIC_RELAXED) +
+	       __atomic_load_n(&lock->read_moves, __ATOMIC_RELAXED) +
 	       __atomic_load_n(&lock->exclusive_reads, __ATOMIC_RELAXED);
 }
 
