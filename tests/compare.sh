@@ -1,9 +1,11 @@
 #!/bin/sh
-# cgtorture compare end to end: a short comparison (two variants, threads 1 and 2, 0.2 s
-# cells, one repeat) whose table, compare.csv, compare.json and plots are checked for every
-# variant, thread count, context and figure; the same without gnuplot (plots skipped, one
-# line, the files still written); and bad input: one line, exit 2, no results folder.
-# Usage: tests/compare.sh path/to/cgtorture
+# cgtorture compare end to end: a short comparison (the variants added last and rcu-spinlock,
+# threads 1 and 2, the null and read-mostly workloads, 0.1 s cells, one repeat) whose table
+# (with its limit, ratio and measurement-cost columns and the reading under it),
+# compare.csv, compare.json and plots are checked for every variant, thread count, context
+# and figure, the ratios being numbers (never their values); the same without gnuplot
+# (plots skipped, one line, the files still written); and bad input: one line, exit 2, no
+# results folder.
 set -u
 bin=${1:?usage: tests/compare.sh path/to/cgtorture}
 bin=$(cd "$(dirname "$bin")" && pwd)/$(basename "$bin")
@@ -16,46 +18,82 @@ fail() {
 	fails=$((fails + 1))
 }
 
-locks="rwlock-rpref rcu-spinlock"
+locks="rcu-spinlock percpu-rwsem pthread-rwlock rcu-mutex"
+workloads="null read-mostly"
 figures="reads_per_s writes_per_s read_p50_ns read_p99_ns read_p99.9_ns read_max_ns write_p50_ns
 	 write_p99_ns write_p99.9_ns write_max_ns worst_writer_wait_ns passed_over user_s sys_s
-	 cpu_ns_per_op"
+	 cpu_ns_per_op measure_ns_per_op"
 
-"$bin" compare --locks rwlock-rpref,rcu-spinlock --threads 1,2 --duration 0.2 --repeat 1 \
-	--seed 5 --out "$out/a" >"$log" 2>"$err" || fail "compare exited $?: $(cat "$err")"
+"$bin" compare --locks rcu-spinlock,percpu-rwsem,pthread-rwlock,rcu-mutex --threads 1,2 \
+	--workload null,read-mostly --duration 0.1 --repeat 1 --seed 5 --out "$out/a" \
+	>"$log" 2>"$err" || fail "compare exited $?: $(cat "$err")"
 dir=$(sed -n 's/^results: \([^ ]*\) .*/\1/p' "$log")
 [ -d "$dir" ] || fail "no results folder in the output"
-for lock in $locks; do
-	for t in 1 2; do
-		grep -Eq "^$lock +$t " "$log" || fail "the table has no row for $lock at $t threads"
-		for ctx in bare harness; do
-			grep -q "^read-mostly,$lock,[01],$t,$ctx,1," "$dir/compare.csv" ||
-				fail "compare.csv has no $ctx row for $lock at $t threads"
+for col in limit/s reads/s 'vs limit' meas/op harness; do
+	[ "$(grep -c "^lock .*  $col " "$log")" = 2 ] || fail "the tables lack the column $col"
+done
+[ "$(grep -c '^Reading: the most acquisitions/s at 1 thread ' "$log")" = 2 ] ||
+	fail "no reading under each workload's tables"
+grep -Eq '^At 1 thread the bare lock is within x1.25 of its limit for [0-9] of 4 variants, and the harness within x1.25 of the bare lock for [0-9] of 4\.$' "$log" ||
+	fail "the reading does not count the variants within x1.25"
+for w in $workloads; do
+	for lock in $locks; do
+		for t in 1 2; do
+			# the row: limit/s, reads/s, writes/s, then 'vs limit' and (last) 'harness' ratios
+			grep -Eq "^$lock +$t +[0-9.]+[kMG]?\*? +[0-9.]+[kMG]?\*? +[0-9.]+[kMG]?\*? +x[0-9]+\.[0-9]{2} .* x[0-9]+\.[0-9]{2} *$" "$log" ||
+				fail "$w: the table has no row with numbers for $lock at $t threads"
+			for ctx in bare harness limit; do
+				grep -q "^$w,$lock,[01],$t,$ctx,1," "$dir/compare.csv" ||
+					fail "compare.csv has no $ctx row for $lock at $t threads in $w"
+			done
 		done
 	done
 done
-for f in $figures; do
+for f in $figures overhead limit_ratio; do
 	for s in median min max; do
 		head -1 "$dir/compare.csv" | tr ',' '\n' | grep -qx "${f}_$s" ||
 			fail "compare.csv lacks ${f}_$s"
 	done
-	n=$(grep -c "\"$f\": {" "$dir/compare.json")
-	[ "$n" = 8 ] || fail "compare.json has $f in $n places, want 8 (4 cells x 2 contexts)"
 done
-[ "$(grep -c '"overhead": {' "$dir/compare.json")" = 4 ] || fail "compare.json: overhead per cell"
+for f in $figures; do
+	n=$(grep -c "\"$f\": {" "$dir/compare.json")
+	[ "$n" = 48 ] || fail "compare.json has $f in $n places, want 48 (16 cells x 3 contexts)"
+done
+for r in overhead limit_ratio; do
+	[ "$(grep -c "\"$r\": {" "$dir/compare.json")" = 16 ] || fail "compare.json: $r per cell"
+done
 grep -q '"schema": "cgtorture-compare"' "$dir/compare.json" || fail "compare.json: schema"
-# every measured rate is a positive number
-awk -F, 'NR > 1 && !($8 > 0) { bad = 1 } END { exit bad }' "$dir/compare.csv" ||
-	fail "compare.csv: a reads_per_s_median that is not positive"
+# every measured rate is a positive number; both ratios are numbers where they belong
+python3 - "$dir/compare.csv" <<'PY' || fail "compare.csv: a rate that is not positive or a ratio that is not a number"
+import csv, math, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+assert len(rows) == 48, len(rows)
+for r in rows:
+    assert float(r["reads_per_s_median"]) > 0, r
+    ratio = {"harness": "overhead_median", "bare": "limit_ratio_median"}.get(r["context"])
+    if ratio:
+        assert math.isfinite(float(r[ratio])) and float(r[ratio]) > 0, r
+    if r["context"] == "limit":
+        assert r["read_p50_ns_median"] == "" and r["measure_ns_per_op_median"] == "", r
+    else:
+        assert float(r["measure_ns_per_op_median"]) >= 0, r
+PY
 if command -v gnuplot >/dev/null; then
-	for k in throughput latency; do
-		for x in png svg; do
-			[ -s "$dir/$k-read-mostly.$x" ] || fail "no $k-read-mostly.$x"
+	for w in $workloads; do
+		for k in throughput latency; do
+			for x in png svg; do
+				[ -s "$dir/$k-$w.$x" ] || fail "no $k-$w.$x"
+			done
 		done
+	done
+	# the limit line, and every variant, in the throughput plots
+	grep -q 'using 1:5 with lines dt 2' "$dir/compare.gp" || fail "compare.gp draws no limit line"
+	for lock in $locks; do
+		grep -q "$lock" "$dir/throughput-null.svg" || fail "throughput-null.svg lacks $lock"
 	done
 fi
 ls -a "$dir" | grep -q '\.tmp' && fail "a temporary file was left in $dir"
-[ "$fails" = 0 ] && echo "ok:   compare: table, compare.csv, compare.json and plots for every variant"
+[ "$fails" = 0 ] && echo "ok:   compare: tables, reading, compare.csv, compare.json and plots for every variant"
 
 # without gnuplot: one line, and the files all the same
 PATH=/nonexistent "$bin" compare --locks spinlock --threads 1 --duration 0.05 --repeat 1 \

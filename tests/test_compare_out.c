@@ -121,9 +121,23 @@ Test(compare_out, summary_is_median_min_max_over_repeats)
 	cr_assert_float_eq(s->median, made_up(0, CGT_CMP_HARNESS, 2, CGT_FIG_SYS_S), 1e-9);
 	cr_assert_float_eq(s->max, made_up(0, CGT_CMP_HARNESS, 1, CGT_FIG_SYS_S), 1e-9);
 	cr_assert(isnan(c->fig[CGT_CMP_BARE][CGT_FIG_PASSED_OVER].median));
-	/* overhead: the bare rate over the harness rate, paired within each repeat */
+	/*
+	 * the ratios: CPU time per acquisition, paired within each repeat: the harness's over
+	 * the bare lock's, the bare lock's over its limit's
+	 */
 	cr_assert(c->overhead.min > 0 && c->overhead.min <= c->overhead.median &&
 		  c->overhead.median <= c->overhead.max);
+	for (int r = 0; r < REPEATS; r++) {
+		double h = made_up(0, CGT_CMP_HARNESS, r, CGT_FIG_CPU_PER_OP);
+		double b = made_up(0, CGT_CMP_BARE, r, CGT_FIG_CPU_PER_OP);
+		double l = made_up(0, CGT_CMP_LIMIT, r, CGT_FIG_CPU_PER_OP);
+
+		cr_assert(h / b >= c->overhead.min - 1e-12 && h / b <= c->overhead.max + 1e-12);
+		cr_assert(b / l >= c->vs_limit.min - 1e-12 && b / l <= c->vs_limit.max + 1e-12);
+	}
+	cr_assert_float_eq(c->vs_limit.median,
+			   made_up(0, CGT_CMP_BARE, 2, CGT_FIG_CPU_PER_OP) /
+			   made_up(0, CGT_CMP_LIMIT, 2, CGT_FIG_CPU_PER_OP), 1e-9);
 }
 
 static json_t *get(json_t *o, const char *key)
@@ -163,7 +177,7 @@ Test(compare_out, json_reads_back)
 	root = json_load_file(path, 0, &err);
 	cr_assert_not_null(root, "compare.json: %s (line %d)", err.text, err.line);
 	cr_assert_str_eq(json_string_value(get(root, "schema")), "cgtorture-compare");
-	cr_assert_eq(json_integer_value(get(root, "version")), 1);
+	cr_assert_eq(json_integer_value(get(root, "version")), 2);
 	cr_assert_str_eq(json_string_value(get(root, "command")), cfg.command);
 	cr_assert_eq(json_integer_value(get(get(root, "machine"), "nproc")), 2);
 	cr_assert_str_eq(json_string_value(get(get(root, "machine"), "cpu")), "Test CPU");
@@ -180,6 +194,7 @@ Test(compare_out, json_reads_back)
 		cr_assert_eq(json_integer_value(get(cell, "threads")), c->threads);
 		cr_assert(json_is_true(get(cell, "writers_exclusive")));
 		assert_stat(get(cell, "overhead"), &c->overhead, "overhead");
+		assert_stat(get(cell, "limit_ratio"), &c->vs_limit, "limit_ratio");
 		for (int ctx = 0; ctx < CGT_CMP_NR_CTX; ctx++) {
 			json_t *figs = get(get(get(cell, "contexts"), cgt_cmp_ctx_names[ctx]),
 					   "figures");
@@ -234,7 +249,7 @@ static void assert_csv_stat(char **field, const struct cgt_cmp_stat *s)
 
 Test(compare_out, csv_reads_back)
 {
-	enum { FIXED = 7, COLS = FIXED + 3 * CGT_CMP_NR_FIGS + 3 };
+	enum { FIXED = 7, COLS = FIXED + 3 * CGT_CMP_NR_FIGS + 6 };
 	char path[128], *line = NULL, *field[COLS + 1];
 	size_t cap = 0;
 	FILE *f;
@@ -250,7 +265,8 @@ Test(compare_out, csv_reads_back)
 	cr_assert_eq(split(line, field, COLS + 1), COLS, "header columns");
 	cr_assert_str_eq(field[0], "workload");
 	cr_assert_str_eq(field[FIXED], "reads_per_s_median");
-	cr_assert_str_eq(field[COLS - 3], "overhead_median");
+	cr_assert_str_eq(field[COLS - 6], "overhead_median");
+	cr_assert_str_eq(field[COLS - 3], "limit_ratio_median");
 	while (getline(&line, &cap, f) > 0) {
 		const struct cgt_cmp_cell *c = &res.cells[rows / CGT_CMP_NR_CTX];
 		int ctx = rows % CGT_CMP_NR_CTX;
@@ -265,7 +281,8 @@ Test(compare_out, csv_reads_back)
 		cr_assert_eq(atoi(field[5]), REPEATS);
 		for (int k = 0; k < CGT_CMP_NR_FIGS; k++)
 			assert_csv_stat(&field[FIXED + 3 * k], &c->fig[ctx][k]);
-		assert_csv_stat(&field[COLS - 3], ctx == CGT_CMP_HARNESS ? &c->overhead : &none);
+		assert_csv_stat(&field[COLS - 6], ctx == CGT_CMP_HARNESS ? &c->overhead : &none);
+		assert_csv_stat(&field[COLS - 3], ctx == CGT_CMP_BARE ? &c->vs_limit : &none);
 		rows++;
 	}
 	cr_assert_eq(rows, res.ncells * CGT_CMP_NR_CTX);

@@ -40,8 +40,9 @@ static void compare_help(FILE *f)
 {
 	fprintf(f, "usage: cgtorture compare [OPTION...]\n\n"
 		"The same workload on each lock variant and thread count, one after another, each\n"
-		"measured bare (the variant's own ops) and through the harness (as the model takes\n"
-		"css_set_lock), with repeats; a table, compare.csv, compare.json and plots.\n"
+		"measured bare (the variant's own ops), through the harness (as the model takes\n"
+		"css_set_lock) and at its limit (the ops alone, no critical section), with repeats;\n"
+		"a table, compare.csv, compare.json and plots.\n"
 		"Exit status: 0 done, 1 a variant's writers overlapped, 2 bad usage.\n\n"
 		"Options:\n");
 	cgt_tunables_table_help(f, compare_tunables, ARRAY_SIZE(compare_tunables));
@@ -162,9 +163,10 @@ int cgt_compare_main(int argc, char **argv)
 	cfg.command = command;
 	printf("cgtorture compare:");
 	cgt_tunables_table_values(stdout, compare_tunables, ARRAY_SIZE(compare_tunables), &cfg);
-	printf("\n  %d cell(s) x %d repeat(s) x 2 contexts x %g s: about %.0f s\n",
-	       cfg.workloads.n * cfg.threads.n * cfg.locks.n, cfg.repeat, cfg.duration,
-	       cfg.workloads.n * cfg.threads.n * cfg.locks.n * cfg.repeat * 2 * cfg.duration);
+	printf("\n  %d cell(s) x %d repeat(s) x %d contexts x %g s: about %.0f s\n",
+	       cfg.workloads.n * cfg.threads.n * cfg.locks.n, cfg.repeat, CGT_CMP_NR_CTX,
+	       cfg.duration, cfg.workloads.n * cfg.threads.n * cfg.locks.n * cfg.repeat *
+	       CGT_CMP_NR_CTX * cfg.duration);
 	fflush(stdout);
 
 	ret = cgt_compare(&cfg, &res);

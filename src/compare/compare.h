@@ -1,11 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * cgtorture compare: one workload on each chosen lock variant and thread count, cell after
- * cell in one process, with repeats. Each repeat of a cell is measured in two contexts: through
- * the harness (cgt_read_lock() and friends, as the model takes css_set_lock: marked points,
- * wait and hold records, lockdep checks, class statistics) and bare (the variant's ops called
- * directly), with the same critical sections, threads and seeds; so the figures are about
- * the lock, and the harness's own cost is a ratio printed beside them.
+ * cell in one process, with repeats. Each repeat of a cell is measured in three contexts:
+ * the limit (the variant's ops alone, in the workload's order, no critical section, no
+ * timing: what the primitive itself allows), bare (the ops called directly around the
+ * workload's critical sections) and through the harness (cgt_read_lock() and friends, as the
+ * model takes css_set_lock: marked points, wait and hold records, lockdep checks, class
+ * statistics), with the same order of operations, threads and seeds; so the figures are
+ * about the lock, and both the workload's and the harness's costs are ratios beside them.
+ * Throughput is counted, never timed per acquisition: one acquisition in CGT_CMP_SAMPLE,
+ * chosen at random, is timed for the latency figures, and what that costs is a figure too.
  */
 #ifndef CGT_COMPARE_H
 #define CGT_COMPARE_H
@@ -21,6 +25,7 @@
 #define CGT_LIST_MAX		16	/* items in a --locks, --threads or --workload list */
 #define CGT_CMP_MAX_THREADS	4096	/* per cell; RLIMIT_NPROC may allow fewer */
 #define CGT_CMP_MAX_REPEAT	100
+#define CGT_CMP_SAMPLE		64	/* one acquisition in this many is timed */
 
 /*
  * A workload: the mix of read and write acquisitions and the critical section of each.
@@ -45,11 +50,24 @@ const struct cgt_workload *cgt_workload_find(const char *name);
 /* "read-mostly, balanced, ...": for error messages and --help */
 const char *cgt_workload_names(void);
 
+/*
+ * The order of a workload's acquisitions, drawn once per measurement from its seed, which
+ * every context and thread walks (each from its own place): the side, and the css_sets a
+ * reader visits or the tasks a write moves. Drawn ahead, so that no context pays for the
+ * draws and the limit loop runs the same operations.
+ */
+#define CGT_CMP_PLAN	4096	/* a power of two */
+struct cgt_cmp_step {
+	unsigned char side;	/* CGT_READ or CGT_WRITE */
+	unsigned char len;
+};
+void cgt_cmp_plan(const struct cgt_workload *w, uint64_t seed, struct cgt_cmp_step *plan);
+
 /* The css_sets and tasks the critical sections work on (compare_workload.c). */
 struct cgt_cmp_data;
 struct cgt_cmp_data *cgt_cmp_data_new(void);
 void cgt_cmp_data_free(struct cgt_cmp_data *d);
-/* cgroup_task_count over @len css_sets, from one @rng picks */
+/* cgroup_task_count over @len css_sets, from one @rng picks; @len 0: one shared count read */
 long cgt_cmp_read_section(struct cgt_cmp_data *d, struct prng *rng, unsigned int len);
 /* cgroup_task_migrate of @len tasks; under the write lock */
 void cgt_cmp_write_section(struct cgt_cmp_data *d, struct prng *rng, unsigned int len);
@@ -84,16 +102,17 @@ struct cgt_compare_config {
 	const char *command;		/* the command line that repeats this comparison */
 };
 
-/* The two contexts each cell is measured in. */
-enum cgt_cmp_ctx { CGT_CMP_BARE, CGT_CMP_HARNESS, CGT_CMP_NR_CTX };
+/* The three contexts each cell is measured in. */
+enum cgt_cmp_ctx { CGT_CMP_BARE, CGT_CMP_HARNESS, CGT_CMP_LIMIT, CGT_CMP_NR_CTX };
 extern const char *const cgt_cmp_ctx_names[CGT_CMP_NR_CTX];
 
 enum cgt_cmp_unit { CGT_UNIT_RATE, CGT_UNIT_NS, CGT_UNIT_COUNT, CGT_UNIT_S };
 
 /*
  * The figures of one measurement: X(id, key in CSV and JSON, table heading, unit, best is
- * higher). A figure a context does not have (the lock class statistics of the bare lock) is
- * NaN, and null or empty in the files.
+ * higher). A figure a context does not have (the lock class statistics of the bare lock, the
+ * latencies of the untimed limit) is NaN, and null or empty in the files. meas/op is what the
+ * latency sampling cost per acquisition: its clock reads, each timed in the same run.
  */
 #define CGT_CMP_FIGURES(X)							\
 	X(READS_PER_S,	"reads_per_s",		"reads/s",	CGT_UNIT_RATE,	true)	\
@@ -110,7 +129,8 @@ enum cgt_cmp_unit { CGT_UNIT_RATE, CGT_UNIT_NS, CGT_UNIT_COUNT, CGT_UNIT_S };
 	X(PASSED_OVER,	"passed_over",		"passed",	CGT_UNIT_COUNT,	false)	\
 	X(USER_S,	"user_s",		"user s",	CGT_UNIT_S,	false)	\
 	X(SYS_S,	"sys_s",		"sys s",	CGT_UNIT_S,	false)	\
-	X(CPU_PER_OP,	"cpu_ns_per_op",	"cpu/op",	CGT_UNIT_NS,	false)
+	X(CPU_PER_OP,	"cpu_ns_per_op",	"cpu/op",	CGT_UNIT_NS,	false)	\
+	X(MEAS_PER_OP,	"measure_ns_per_op",	"meas/op",	CGT_UNIT_NS,	false)
 
 enum cgt_cmp_fig {
 #define X(id, key, head, unit, high) CGT_FIG_##id,
@@ -142,6 +162,8 @@ struct cgt_cmp_cell {
 	struct cgt_cmp_stat rate[CGT_CMP_NR_CTX];	/* acquisitions (reads + writes) per s */
 	/* per acquisition, the harness's cost over the bare lock's: paired within a repeat */
 	struct cgt_cmp_stat overhead;
+	/* per acquisition, the bare lock's cost over its limit's: paired within a repeat */
+	struct cgt_cmp_stat vs_limit;
 	bool consistent;			/* every repeat's writers excluded one another */
 };
 

@@ -1,14 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * One measurement of cgtorture compare: a lock variant, a workload and a thread count, in
- * one context, for a duration. Each worker thread takes the lock for reading or writing as
- * the workload draws, runs the critical section, and records how long the acquisition took
- * in its own histograms; after the join they are merged into the figures.
+ * one context, for a duration. Each worker walks the workload's plan of acquisitions (from
+ * its own place in it), takes the lock for each, runs the critical section and counts it;
+ * one acquisition in CGT_CMP_SAMPLE, chosen at random within each run of that many, is
+ * timed into the worker's own histograms, so the count is never paid for by a clock read.
+ * After the join the histograms and counts are merged into the figures.
  *
- * Both contexts run the same loop, seeds and timing; they differ in how the lock is taken:
+ * The contexts run the same plan, seeds and loop; they differ in how the lock is taken:
  * harness workers are registered harness threads taking it through cgt_lock_acquire(), as
- * the model does, bare workers call the variant's ops. Every worker is an RCU reader, since
- * rcu-spinlock's readers are.
+ * the model does, bare workers call the variant's ops, and limit workers call the ops alone,
+ * with no critical section and no timing. Every worker is an RCU reader, since rcu-spinlock's,
+ * rcu-mutex's and percpu-rwsem's readers are.
  */
 #define _GNU_SOURCE		/* RUSAGE_THREAD */
 #include <errno.h>
@@ -31,10 +34,11 @@ struct cmp_run {
 	const struct cgt_workload *w;
 	struct cgt_lock lock;
 	struct cgt_cmp_data *data;
-	bool harness;
+	int ctx;			/* enum cgt_cmp_ctx */
 	int ready;			/* workers at the start line */
 	int go;				/* release-stored: start */
 	int stop;			/* release-stored: finish */
+	struct cgt_cmp_step plan[CGT_CMP_PLAN];
 };
 
 struct cmp_worker {
@@ -42,17 +46,17 @@ struct cmp_worker {
 	struct cmp_run *run;
 	struct prng rng;
 	struct cgt_thread state;	/* a harness worker's registration */
-	struct cgt_hist hist[2];	/* acquisition latency: [CGT_READ], [CGT_WRITE] */
+	/* sampled acquisition latency: [CGT_READ], [CGT_WRITE]; [CLOCK] one clock read's cost */
+	struct cgt_hist hist[3];
 	long ops[2];
 	long sink;			/* what the readers counted, so no read is optimised away */
 	double cpu[2];			/* user and system seconds */
 };
 
-static void lock_take(struct cmp_run *run, int side)
+static inline __attribute__((always_inline)) void lock_take(struct cgt_lock *lock, int side,
+							   bool harness)
 {
-	struct cgt_lock *lock = &run->lock;
-
-	if (run->harness)
+	if (harness)
 		cgt_lock_acquire(lock, side);
 	else if (side == CGT_WRITE)
 		lock->ops->write_lock(lock);
@@ -60,11 +64,10 @@ static void lock_take(struct cmp_run *run, int side)
 		lock->ops->read_lock(lock);
 }
 
-static void lock_drop(struct cmp_run *run, int side)
+static inline __attribute__((always_inline)) void lock_drop(struct cgt_lock *lock, int side,
+							   bool harness)
 {
-	struct cgt_lock *lock = &run->lock;
-
-	if (run->harness)
+	if (harness)
 		cgt_lock_release(lock, side);
 	else if (side == CGT_WRITE)
 		lock->ops->write_unlock(lock);
@@ -72,57 +75,108 @@ static void lock_drop(struct cmp_run *run, int side)
 		lock->ops->read_unlock(lock);
 }
 
+#define CLOCK		2	/* the histogram of the clock's own cost */
+#define PLAN_NEXT(pos)	(((pos) + 1) & (CGT_CMP_PLAN - 1))
+
+/*
+ * The bare and harness contexts (@harness a constant: each gets its own loop). The sampled
+ * acquisition's clock reads are timed by a third read: what sampling costs is measured in
+ * the same run, not assumed (its median, as a read cut by preemption is not its cost).
+ */
+static inline __attribute__((always_inline)) void work(struct cmp_worker *wk, bool harness)
+{
+	struct cmp_run *run = wk->run;
+	struct cgt_lock *lock = &run->lock;
+	unsigned int pos = prng_below(&wk->rng, CGT_CMP_PLAN);
+	long ops[2] = { 0, 0 }, sink = 0;
+
+	/* one run at least, so that every worker has a figure however late it was let run */
+	do {
+		unsigned int pick = prng_below(&wk->rng, CGT_CMP_SAMPLE);
+
+		for (unsigned int i = 0; i < CGT_CMP_SAMPLE; i++, pos = PLAN_NEXT(pos)) {
+			const struct cgt_cmp_step *step = &run->plan[pos];
+			int side = step->side;
+
+			if (unlikely(i == pick)) {
+				uint64_t t0 = cgt_clock_ns(), t1, t2;
+
+				lock_take(lock, side, harness);
+				t1 = cgt_clock_ns();
+				t2 = cgt_clock_ns();
+				cgt_hist_record(&wk->hist[side], t1 - t0);
+				cgt_hist_record(&wk->hist[CLOCK], t2 - t1);
+			} else {
+				lock_take(lock, side, harness);
+			}
+			if (side == CGT_READ)
+				sink += cgt_cmp_read_section(run->data, &wk->rng, step->len);
+			else
+				cgt_cmp_write_section(run->data, &wk->rng, step->len);
+			lock_drop(lock, side, harness);
+			ops[side]++;
+		}
+	} while (!__atomic_load_n(&run->stop, __ATOMIC_ACQUIRE));
+	wk->ops[CGT_READ] = ops[CGT_READ];
+	wk->ops[CGT_WRITE] = ops[CGT_WRITE];
+	wk->sink = sink;
+}
+
+/* The limit: the same plan's lock operations, and nothing else. */
+static void limit(struct cmp_worker *wk)
+{
+	struct cmp_run *run = wk->run;
+	struct cgt_lock *lock = &run->lock;
+	const struct cgt_lock_ops *ops = lock->ops;
+	unsigned int pos = prng_below(&wk->rng, CGT_CMP_PLAN);
+	long n[2] = { 0, 0 };
+
+	do {
+		for (unsigned int i = 0; i < CGT_CMP_SAMPLE; i++, pos = PLAN_NEXT(pos)) {
+			int side = run->plan[pos].side;
+
+			if (side == CGT_READ) {
+				ops->read_lock(lock);
+				ops->read_unlock(lock);
+			} else {
+				ops->write_lock(lock);
+				ops->write_unlock(lock);
+			}
+			n[side]++;
+		}
+	} while (!__atomic_load_n(&run->stop, __ATOMIC_ACQUIRE));
+	wk->ops[CGT_READ] = n[CGT_READ];
+	wk->ops[CGT_WRITE] = n[CGT_WRITE];
+}
+
 static double tv_sec(const struct timeval *tv)
 {
 	return (double)tv->tv_sec + (double)tv->tv_usec * 1e-6;
 }
 
-/* A worker: acquisitions as the workload draws them, until told to stop. */
 static void *cmp_worker_main(void *arg)
 {
 	struct cmp_worker *wk = arg;
 	struct cmp_run *run = wk->run;
-	const struct cgt_workload *w = run->w;
-	unsigned int burst_left = 0;
 	struct rusage r0, r1;
 
 	cgt_rcu_register_thread();
-	if (run->harness)
+	if (run->ctx == CGT_CMP_HARNESS)
 		cgt_thread_register(&wk->state, CGT_ROLE_ACTOR, 0);
 	__atomic_fetch_add(&run->ready, 1, __ATOMIC_RELEASE);
 	while (!__atomic_load_n(&run->go, __ATOMIC_ACQUIRE))
 		sched_yield();
 	getrusage(RUSAGE_THREAD, &r0);
-	while (!__atomic_load_n(&run->stop, __ATOMIC_ACQUIRE)) {
-		unsigned int len = w->write_len;
-		int side = CGT_WRITE;
-		uint64_t t0, t1;
-
-		if (burst_left) {
-			burst_left--;
-			len = w->burst_tasks;
-		} else if (prng_below(&wk->rng, 1000) < w->read_permille) {
-			side = CGT_READ;
-			len = w->read_len;
-		} else if (prng_below(&wk->rng, 1000) < w->burst_permille) {
-			burst_left = w->burst_len - 1;
-			len = w->burst_tasks;
-		}
-		t0 = cgt_clock_ns();
-		lock_take(run, side);
-		t1 = cgt_clock_ns();
-		if (side == CGT_READ)
-			wk->sink += cgt_cmp_read_section(run->data, &wk->rng, len);
-		else
-			cgt_cmp_write_section(run->data, &wk->rng, len);
-		lock_drop(run, side);
-		cgt_hist_record(&wk->hist[side], t1 - t0);
-		wk->ops[side]++;
-	}
+	if (run->ctx == CGT_CMP_HARNESS)
+		work(wk, true);
+	else if (run->ctx == CGT_CMP_BARE)
+		work(wk, false);
+	else
+		limit(wk);
 	getrusage(RUSAGE_THREAD, &r1);
 	wk->cpu[0] = tv_sec(&r1.ru_utime) - tv_sec(&r0.ru_utime);
 	wk->cpu[1] = tv_sec(&r1.ru_stime) - tv_sec(&r0.ru_stime);
-	if (run->harness)
+	if (run->ctx == CGT_CMP_HARNESS)
 		cgt_thread_unregister(&wk->state);
 	cgt_rcu_unregister_thread();
 	return NULL;
@@ -145,7 +199,7 @@ static void class_figures(double *fig)
 static void fill_figures(struct cmp_worker *wk, int threads, double elapsed, double *fig)
 {
 	static const double pct[] = { 50, 99, 99.9, 100 };
-	struct cgt_hist *h = malloc(2 * sizeof(*h));
+	struct cgt_hist *h = malloc(3 * sizeof(*h));
 	double cpu[2] = { 0, 0 };
 	long ops[2] = { 0, 0 };
 
@@ -153,14 +207,15 @@ static void fill_figures(struct cmp_worker *wk, int threads, double elapsed, dou
 		fig[f] = NAN;
 	if (!h)
 		return;
-	cgt_hist_init(&h[CGT_READ]);
-	cgt_hist_init(&h[CGT_WRITE]);
+	for (int k = 0; k < 3; k++)
+		cgt_hist_init(&h[k]);
 	for (int i = 0; i < threads; i++) {
 		for (int side = CGT_READ; side <= CGT_WRITE; side++) {
 			cgt_hist_merge(&h[side], &wk[i].hist[side]);
 			ops[side] += wk[i].ops[side];
 			cpu[side] += wk[i].cpu[side];	/* [0] user, [1] system */
 		}
+		cgt_hist_merge(&h[CLOCK], &wk[i].hist[CLOCK]);
 	}
 	fig[CGT_FIG_READS_PER_S] = (double)ops[CGT_READ] / elapsed;
 	fig[CGT_FIG_WRITES_PER_S] = (double)ops[CGT_WRITE] / elapsed;
@@ -172,9 +227,15 @@ static void fill_figures(struct cmp_worker *wk, int threads, double elapsed, dou
 	}
 	fig[CGT_FIG_USER_S] = cpu[0];
 	fig[CGT_FIG_SYS_S] = cpu[1];
-	if (ops[CGT_READ] + ops[CGT_WRITE])
-		fig[CGT_FIG_CPU_PER_OP] = (cpu[0] + cpu[1]) * 1e9 / (double)(ops[CGT_READ] +
-									      ops[CGT_WRITE]);
+	if (ops[CGT_READ] + ops[CGT_WRITE]) {
+		double n = (double)(ops[CGT_READ] + ops[CGT_WRITE]);
+
+		fig[CGT_FIG_CPU_PER_OP] = (cpu[0] + cpu[1]) * 1e9 / n;
+		/* two clock reads per timed acquisition */
+		if (h[CLOCK].count)
+			fig[CGT_FIG_MEAS_PER_OP] = 2.0 * (double)cgt_hist_percentile(&h[CLOCK], 50) *
+						   (double)h[CLOCK].count / n;
+	}
 	free(h);
 }
 
@@ -199,8 +260,8 @@ static int run_workers(struct cmp_run *run, struct cmp_worker *wk, int threads,
 	for (; started < threads; started++) {
 		wk[started].run = run;
 		prng_seed(&wk[started].rng, seed, (uint64_t)started);
-		cgt_hist_init(&wk[started].hist[CGT_READ]);
-		cgt_hist_init(&wk[started].hist[CGT_WRITE]);
+		for (int k = 0; k < 3; k++)
+			cgt_hist_init(&wk[started].hist[k]);
 		ret = pthread_create(&wk[started].thread, &attr, cmp_worker_main, &wk[started]);
 		if (ret)
 			break;
@@ -213,9 +274,10 @@ static int run_workers(struct cmp_run *run, struct cmp_worker *wk, int threads,
 	if (!ret)
 		sleep_s(duration);
 	__atomic_store_n(&run->stop, 1, __ATOMIC_RELEASE);
-	*elapsed = cgt_now() - t0;
+	/* a worker counts to the end of its run of CGT_CMP_SAMPLE: the time is to the join */
 	for (int i = 0; i < started; i++)
 		pthread_join(wk[i].thread, NULL);
+	*elapsed = cgt_now() - t0;
 	return -ret;
 }
 
@@ -233,13 +295,14 @@ int cgt_cmp_measure(const struct cgt_workload *w, const struct cgt_lock_ops *ops
 	if (!run->data)
 		goto out;
 	run->w = w;
-	run->harness = ctx == CGT_CMP_HARNESS;
+	run->ctx = ctx;
+	cgt_cmp_plan(w, seed, run->plan);
 	cgt_lock_classes_reset();
 	cgt_lock_init(&run->lock, ops, "css_set_lock");
 	ret = run_workers(run, wk, threads, duration, seed, &elapsed);
 	if (!ret) {
 		fill_figures(wk, threads, elapsed, fig);
-		if (run->harness)
+		if (ctx == CGT_CMP_HARNESS)
 			class_figures(fig);
 		*consistent = cgt_cmp_data_consistent(run->data);
 	}

@@ -4,9 +4,11 @@
  *
  * compare.csv: one row per workload, lock variant, thread count and context; for every
  * figure its median, min and max over the repeats (empty where the context has no such
- * figure), then the harness's overhead on the harness rows.
- * compare.json, schema "cgtorture-compare" version 1: the machine, the configuration, and
- * per cell every figure of each context with its median, min, max and every repeat.
+ * figure), then the harness's overhead on the harness rows and the bare lock's cost over its
+ * limit's on the bare rows.
+ * compare.json, schema "cgtorture-compare" version 2: the machine, the configuration, and
+ * per cell both ratios, and every figure of each context (bare, harness, limit) with its
+ * median, min, max and every repeat.
  */
 #include <errno.h>
 #include <jansson.h>
@@ -17,7 +19,7 @@
 #include "compare.h"
 #include "../base/files.h"
 
-#define CGT_COMPARE_VERSION	1
+#define CGT_COMPARE_VERSION	2
 
 static void csv_number(FILE *f, double v)
 {
@@ -48,7 +50,8 @@ int cgt_cmp_write_csv(const struct cgt_cmp_result *res, const char *dir)
 	for (int f = 0; f < CGT_CMP_NR_FIGS; f++)
 		fprintf(m, ",%s_median,%s_min,%s_max", cgt_cmp_figs[f].key, cgt_cmp_figs[f].key,
 			cgt_cmp_figs[f].key);
-	fputs(",overhead_median,overhead_min,overhead_max\n", m);
+	fputs(",overhead_median,overhead_min,overhead_max"
+	      ",limit_ratio_median,limit_ratio_min,limit_ratio_max\n", m);
 	for (int i = 0; i < res->ncells; i++) {
 		const struct cgt_cmp_cell *c = &res->cells[i];
 
@@ -61,6 +64,7 @@ int cgt_cmp_write_csv(const struct cgt_cmp_result *res, const char *dir)
 			for (int f = 0; f < CGT_CMP_NR_FIGS; f++)
 				csv_stat(m, &c->fig[ctx][f]);
 			csv_stat(m, ctx == CGT_CMP_HARNESS ? &c->overhead : &none);
+			csv_stat(m, ctx == CGT_CMP_BARE ? &c->vs_limit : &none);
 			fputc('\n', m);
 		}
 	}
@@ -131,12 +135,14 @@ int cgt_cmp_write_json(const struct cgt_cmp_result *res, const char *dir)
 		const struct cgt_cmp_cell *c = &res->cells[i];
 
 		json_array_append_new(cells, json_pack(
-			"{s:s, s:s, s:b, s:i, s:i, s:b, s:o, s:{s:o, s:o}}",
+			"{s:s, s:s, s:b, s:i, s:i, s:b, s:o, s:o, s:{s:o, s:o, s:o}}",
 			"workload", c->workload->name, "lock", c->lock->name,
 			"sleeps", c->lock->sleeps, "threads", c->threads, "repeats", c->repeats,
 			"writers_exclusive", c->consistent, "overhead", stat_json(&c->overhead),
+			"limit_ratio", stat_json(&c->vs_limit),
 			"contexts", "bare", context_json(c, CGT_CMP_BARE),
-			"harness", context_json(c, CGT_CMP_HARNESS)));
+			"harness", context_json(c, CGT_CMP_HARNESS),
+			"limit", context_json(c, CGT_CMP_LIMIT)));
 	}
 	root = json_pack("{s:s, s:i, s:s, s:{s:i, s:s, s:s}, s:f, s:o, s:o}",
 			 "schema", "cgtorture-compare", "version", CGT_COMPARE_VERSION,

@@ -3,7 +3,7 @@
  * The plots of cgtorture compare, drawn by gnuplot from compare.gp, a script that carries
  * its data inline so that it can be run again by hand in the results folder. Per workload:
  * the acquisition rate against the thread count, a line per variant (median, bars from min
- * to max over the repeats); and the latency percentiles of each side at the largest thread
+ * to max over the repeats) and a dashed one in its colour for its limit; and the latency percentiles of each side at the largest thread
  * count, a line per variant. Each as PNG (pngcairo) and SVG, drawn under a temporary name
  * and renamed into place once gnuplot has succeeded. Without gnuplot, the script is still
  * written and one line says how to get the pictures.
@@ -35,7 +35,10 @@ static void gp_number(FILE *f, double v)
 		fprintf(f, " %.6g", v);
 }
 
-/* $rate<w>: per lock a block of "threads median min max", blocks two blank lines apart. */
+/*
+ * $rate<w>: per lock a block of "threads median min max limit" (the bare lock's rate, and
+ * the median of its limit's), blocks two blank lines apart.
+ */
 static void data_rate(FILE *f, const struct cgt_cmp_result *res, int w)
 {
 	const struct cgt_compare_config *cfg = res->cfg;
@@ -43,7 +46,8 @@ static void data_rate(FILE *f, const struct cgt_cmp_result *res, int w)
 
 	fprintf(f, "$rate%d << EOD\n", w);
 	for (int l = 0; l < cfg->locks.n; l++) {
-		fprintf(f, "# %s: threads, acquisitions/s median, min, max\n", cfg->locks.v[l]->name);
+		fprintf(f, "# %s: threads, acquisitions/s median, min, max; the limit's median\n",
+			cfg->locks.v[l]->name);
 		for (int t = 0; t < cfg->threads.n; t++) {
 			const struct cgt_cmp_cell *c = &res->cells[w * per_workload +
 								     t * cfg->locks.n + l];
@@ -52,6 +56,7 @@ static void data_rate(FILE *f, const struct cgt_cmp_result *res, int w)
 			gp_number(f, c->rate[CGT_CMP_BARE].median);
 			gp_number(f, c->rate[CGT_CMP_BARE].min);
 			gp_number(f, c->rate[CGT_CMP_BARE].max);
+			gp_number(f, c->rate[CGT_CMP_LIMIT].median);
 			fputc('\n', f);
 		}
 		fputs("\n\n", f);
@@ -98,7 +103,8 @@ static void plot_rate(FILE *f, const struct cgt_cmp_result *res, int w, const ch
 
 	fprintf(f, "reset\nset output '%s'\n", out);
 	fprintf(f, "set title \"%s: lock acquisitions per second, bare lock (median; bars: min "
-		"to max of %d repeats)\"\n", cfg->workloads.v[w]->name, cfg->repeat);
+		"to max of %d repeats);\\ndashed, in the same colour: its limit (the ops alone)\"\n",
+		cfg->workloads.v[w]->name, cfg->repeat);
 	fputs("set xlabel 'threads'\nset ylabel 'acquisitions per second'\n"
 	      "set logscale x 2\nset logscale y 10\nset format y '%.0s%c'\nset grid\n"
 	      "set key outside right top\n", f);
@@ -107,26 +113,31 @@ static void plot_rate(FILE *f, const struct cgt_cmp_result *res, int w, const ch
 	for (int t = 0; t < cfg->threads.n; t++)
 		fprintf(f, "%s%d", t ? ", " : "", cfg->threads.v[t]);
 	fprintf(f, ")\nplot for [i=1:%d] $rate%d index (i-1) using 1:2:3:4 with yerrorlines "
-		"lw 2 title word(locks, i)\n", cfg->locks.n, w);
+		"lw 2 lc i title word(locks, i), \\\n     for [i=1:%d] $rate%d index (i-1) using 1:5 "
+		"with lines dt 2 lw 1 lc i notitle\n", cfg->locks.n, w, cfg->locks.n, w);
 }
 
 static void plot_latency(FILE *f, const struct cgt_cmp_result *res, int w, int threads,
 			 const char *out)
 {
 	const struct cgt_compare_config *cfg = res->cfg;
+	/* a workload without writes (null) has no writers' panel: gnuplot refuses an empty plot */
+	bool writes = cfg->workloads.v[w]->read_permille < 1000;
 
 	fprintf(f, "reset\nset output '%s'\n", out);
-	fprintf(f, "set multiplot layout 1,2 title \"%s, %d threads: acquisition latency of the "
-		"bare lock (median of %d repeats)\"\n", cfg->workloads.v[w]->name, threads,
-		cfg->repeat);
+	fprintf(f, "set multiplot layout 1,%d title \"%s, %d threads: acquisition latency of the "
+		"bare lock (median of %d repeats)\"\n", writes ? 2 : 1, cfg->workloads.v[w]->name,
+		threads, cfg->repeat);
 	fputs("set logscale y 10\nset ylabel 'time to acquire'\nset grid\nset xrange [0.5:4.5]\n"
 	      "set xtics ('p50' 1, 'p99' 2, 'p99.9' 3, 'max' 4)\nset key top left\n"
 	      "set ytics ('10ns' 10, '100ns' 100, '1us' 1e3, '10us' 1e4, '100us' 1e5, '1ms' 1e6,"
 	      " '10ms' 1e7, '100ms' 1e8, '1s' 1e9, '10s' 1e10)\n", f);
 	fprintf(f, "set title 'readers'\nplot for [i=1:%d] $lat%d index (i-1) using 1:2 "
 		"with linespoints lw 2 title word(locks, i)\n", cfg->locks.n, w);
-	fprintf(f, "set title 'writers'\nplot for [i=1:%d] $lat%d index (i-1) using 1:3 "
-		"with linespoints lw 2 title word(locks, i)\nunset multiplot\n", cfg->locks.n, w);
+	if (writes)
+		fprintf(f, "set title 'writers'\nplot for [i=1:%d] $lat%d index (i-1) using 1:3 "
+			"with linespoints lw 2 title word(locks, i)\n", cfg->locks.n, w);
+	fputs("unset multiplot\n", f);
 }
 
 /* "throughput-balanced.png", or ".throughput-balanced.png.tmp" while gnuplot draws it */

@@ -3,7 +3,8 @@
  * The terminal tables of cgtorture compare: per workload, one row per lock variant and thread
  * count, one column per figure (medians over the repeats), the best of each column among the
  * variants at the same thread count marked with '*'. Two tables, so each fits a terminal:
- * throughput and cost, then latency and fairness.
+ * throughput and cost, then latency and fairness; then a few lines drawn from the numbers
+ * that say which variant leads where.
  */
 #include <math.h>
 #include <string.h>
@@ -13,6 +14,8 @@
 #define COL_WIDTH	9
 #define COL_SPREAD	(-1)	/* (max - min) / median of the acquisition rate */
 #define COL_OVERHEAD	(-2)	/* harness cost per acquisition over the bare lock's */
+#define COL_RATE	(-3)	/* acquisitions per second */
+#define COL_VS_LIMIT	(-4)	/* the bare lock's cost per acquisition over its limit's */
 
 struct column {
 	const char *head;
@@ -22,12 +25,15 @@ struct column {
 };
 
 static const struct column throughput_cols[] = {
+	{ "limit/s", CGT_CMP_LIMIT, COL_RATE, 1 },
 	{ "reads/s", CGT_CMP_BARE, CGT_FIG_READS_PER_S, 1 },
 	{ "writes/s", CGT_CMP_BARE, CGT_FIG_WRITES_PER_S, 1 },
+	{ "vs limit", CGT_CMP_BARE, COL_VS_LIMIT, 0 },
 	{ "spread", CGT_CMP_BARE, COL_SPREAD, -1 },
 	{ "user s", CGT_CMP_BARE, CGT_FIG_USER_S, -1 },
 	{ "sys s", CGT_CMP_BARE, CGT_FIG_SYS_S, -1 },
 	{ "cpu/op", CGT_CMP_BARE, CGT_FIG_CPU_PER_OP, -1 },
+	{ "meas/op", CGT_CMP_BARE, CGT_FIG_MEAS_PER_OP, 0 },
 	{ "harness", CGT_CMP_HARNESS, COL_OVERHEAD, 0 },
 };
 
@@ -50,6 +56,10 @@ static double value(const struct cgt_cmp_cell *c, const struct column *col)
 
 	if (col->fig == COL_OVERHEAD)
 		return c->overhead.median;
+	if (col->fig == COL_VS_LIMIT)
+		return c->vs_limit.median;
+	if (col->fig == COL_RATE)
+		return r->median;
 	if (col->fig == COL_SPREAD)
 		return r->median > 0 ? (r->max - r->min) / r->median : NAN;
 	return c->fig[col->ctx][col->fig].median;
@@ -61,8 +71,10 @@ static void format(char *buf, size_t len, const struct column *col, double v)
 		snprintf(buf, len, "-");
 	else if (col->fig == COL_SPREAD)
 		snprintf(buf, len, "%.0f%%", v * 100);
-	else if (col->fig == COL_OVERHEAD)
+	else if (col->fig == COL_OVERHEAD || col->fig == COL_VS_LIMIT)
 		snprintf(buf, len, "x%.2f", v);
+	else if (col->fig == COL_RATE)
+		cgt_cmp_format(buf, len, CGT_UNIT_RATE, v);
 	else
 		cgt_cmp_format(buf, len, cgt_cmp_figs[col->fig].unit, v);
 }
@@ -88,7 +100,7 @@ static void print_table(FILE *f, const struct cgt_cmp_result *res, int first, in
 	const struct cgt_cmp_cell *cells = res->cells;
 	char buf[32];
 
-	fprintf(f, "%-13s %7s", "lock", "threads");
+	fprintf(f, "%-14s %7s", "lock", "threads");
 	for (int k = 0; k < ncols; k++)
 		fprintf(f, " %*s ", COL_WIDTH, cols[k].head);
 	fputc('\n', f);
@@ -99,7 +111,7 @@ static void print_table(FILE *f, const struct cgt_cmp_result *res, int first, in
 		while (end < last && cells[end].threads == cells[g].threads)
 			end++;
 		for (int i = g; i < end; i++) {
-			fprintf(f, "%-13s %7d", cells[i].lock->name, cells[i].threads);
+			fprintf(f, "%-14s %7d", cells[i].lock->name, cells[i].threads);
 			for (int k = 0; k < ncols; k++) {
 				double v = value(&cells[i], &cols[k]);
 
@@ -113,6 +125,132 @@ static void print_table(FILE *f, const struct cgt_cmp_result *res, int first, in
 	}
 }
 
+/* The cell of [first, last) with the best (@high: highest) median of figure @fig in @ctx. */
+static int best_cell(const struct cgt_cmp_cell *cells, int first, int last, int ctx, int fig,
+		     bool high, int skip)
+{
+	int best = -1;
+
+	for (int i = first; i < last; i++) {
+		double v = fig < 0 ? cells[i].rate[ctx].median : cells[i].fig[ctx][fig].median;
+		double b;
+
+		if (i == skip || isnan(v))
+			continue;
+		b = best < 0 ? NAN : fig < 0 ? cells[best].rate[ctx].median :
+					       cells[best].fig[ctx][fig].median;
+		if (best < 0 || (high ? v > b : v < b))
+			best = i;
+	}
+	return best;
+}
+
+/* "pthread-rwlock (72.0ms)" */
+static void name_value(char *buf, size_t len, const struct cgt_cmp_cell *c, int ctx, int fig)
+{
+	char v[16];
+
+	if (fig < 0)
+		cgt_cmp_format(v, sizeof(v), CGT_UNIT_RATE, c->rate[ctx].median);
+	else
+		cgt_cmp_format(v, sizeof(v), cgt_cmp_figs[fig].unit, c->fig[ctx][fig].median);
+	snprintf(buf, len, "%s (%s)", c->lock->name, v);
+}
+
+/* How many cells of [first, last) at @threads have @ratio's median within 1.25 (and how many have one). */
+static int within(const struct cgt_cmp_cell *cells, int first, int last, int threads,
+		  bool overhead, int *of)
+{
+	int n = 0;
+
+	*of = 0;
+	for (int i = first; i < last; i++) {
+		double r = overhead ? cells[i].overhead.median : cells[i].vs_limit.median;
+
+		if (cells[i].threads != threads || isnan(r))
+			continue;
+		++*of;
+		n += r <= 1.25;
+	}
+	return n;
+}
+
+/*
+ * What the table says, in a few lines drawn from its numbers: which variant leads in
+ * acquisitions at each thread count and by how much, who has the lowest read and write
+ * p99 and the worst and best writer waits at the largest count, and how close the bare
+ * lock comes to its limit and the harness to the bare lock at the smallest.
+ */
+static void print_reading(FILE *f, const struct cgt_cmp_result *res, int first, int last)
+{
+	const struct cgt_cmp_cell *cells = res->cells;
+	int lo = first, hi = first, n, of;
+	char a[64], b[64];
+
+	if (last - first < 2)
+		return;
+	fputs("Reading: the most acquisitions/s", f);
+	for (int g = first; g < last; ) {
+		int end = g, top, next;
+
+		while (end < last && cells[end].threads == cells[g].threads)
+			end++;
+		top = best_cell(cells, g, end, CGT_CMP_BARE, -1, true, -1);
+		next = best_cell(cells, g, end, CGT_CMP_BARE, -1, true, top);
+		if (cells[g].threads < cells[lo].threads)
+			lo = g;
+		if (cells[g].threads > cells[hi].threads)
+			hi = g;
+		if (top >= 0) {
+			name_value(a, sizeof(a), &cells[top], CGT_CMP_BARE, -1);
+			fprintf(f, "%s at %d thread%s %s", g == first ? "" : ";", cells[g].threads,
+				cells[g].threads == 1 ? "" : "s", a);
+			if (next >= 0 && cells[next].rate[CGT_CMP_BARE].median > 0)
+				fprintf(f, ", x%.2f the next (%s)", cells[top].rate[CGT_CMP_BARE].median /
+					cells[next].rate[CGT_CMP_BARE].median, cells[next].lock->name);
+		}
+		g = end;
+	}
+	fputs(".\n", f);
+	/* the cells at the largest thread count */
+	for (int g = first; g < last; g++) {
+		int end = g;
+
+		if (cells[g].threads != cells[hi].threads)
+			continue;
+		while (end < last && cells[end].threads == cells[g].threads)
+			end++;
+		const char *sep = ":";
+
+		fprintf(f, "At %d thread%s", cells[g].threads, cells[g].threads == 1 ? "" : "s");
+		for (int side = CGT_READ; side <= CGT_WRITE; side++) {
+			int fig = side == CGT_READ ? CGT_FIG_READ_P99 : CGT_FIG_WRITE_P99;
+			int best = best_cell(cells, g, end, CGT_CMP_BARE, fig, false, -1);
+
+			if (best < 0)
+				continue;
+			name_value(a, sizeof(a), &cells[best], CGT_CMP_BARE, fig);
+			fprintf(f, "%s the lowest %s p99 %s", sep, side == CGT_READ ? "read" : "write",
+				a);
+			sep = ";";
+		}
+		n = best_cell(cells, g, end, CGT_CMP_HARNESS, CGT_FIG_WORST_WAIT, true, -1);
+		of = best_cell(cells, g, end, CGT_CMP_HARNESS, CGT_FIG_WORST_WAIT, false, -1);
+		if (n >= 0 && of >= 0 && n != of) {
+			name_value(a, sizeof(a), &cells[n], CGT_CMP_HARNESS, CGT_FIG_WORST_WAIT);
+			name_value(b, sizeof(b), &cells[of], CGT_CMP_HARNESS, CGT_FIG_WORST_WAIT);
+			fprintf(f, "%s the worst writer wait %s, the best %s", sep, a, b);
+		}
+		fputs(".\n", f);
+		break;
+	}
+	n = within(cells, first, last, cells[lo].threads, false, &of);
+	fprintf(f, "At %d thread%s the bare lock is within x1.25 of its limit for %d of %d "
+		"variants", cells[lo].threads, cells[lo].threads == 1 ? "" : "s", n, of);
+	n = within(cells, first, last, cells[lo].threads, true, &of);
+	fprintf(f, ", and the harness within x1.25 of the bare lock for %d of %d.\n", n, of);
+}
+
 void cgt_cmp_print_tables(FILE *f, const struct cgt_cmp_result *res)
 {
 	const struct cgt_compare_config *cfg = res->cfg;
@@ -123,13 +261,19 @@ void cgt_cmp_print_tables(FILE *f, const struct cgt_cmp_result *res)
 		int last = first + per_workload;
 
 		fprintf(f, "\nworkload %s: %s\n", w->name, w->desc);
-		fprintf(f, "The bare lock's figures, medians of %d repeat(s) of %g s. 'wr wait' (worst "
-			"writer wait) and 'passed' (reads that got in\nwhile a writer waited) come "
-			"from the harness's lock tracking; 'harness' is its cost per acquisition over "
-			"the bare lock's.\n'spread' is (max - min) / median of the acquisition rate. "
-			"* marks the best at each thread count.\n\n", cfg->repeat, cfg->duration);
+		fprintf(f, "The bare lock's figures, medians of %d repeat(s) of %g s. 'limit/s': the "
+			"variant's ops alone, in the same order (no critical\nsection, no timing); "
+			"'vs limit' and 'harness': the bare lock's CPU time per acquisition over the "
+			"limit's, and the harness's over the bare lock's.\n'meas/op': what timing one "
+			"acquisition in %d cost per acquisition. 'wr wait' (worst writer wait) and "
+			"'passed' (reads that got in while a\nwriter waited) come from the harness's "
+			"lock tracking, at its tick. 'spread' is (max - min) / median of the "
+			"acquisition rate. * marks the best at each\nthread count.\n\n", cfg->repeat,
+			cfg->duration, CGT_CMP_SAMPLE);
 		print_table(f, res, first, last, throughput_cols, (int)ARRAY_SIZE(throughput_cols));
 		fputc('\n', f);
 		print_table(f, res, first, last, latency_cols, (int)ARRAY_SIZE(latency_cols));
+		fputc('\n', f);
+		print_reading(f, res, first, last);
 	}
 }

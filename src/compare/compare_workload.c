@@ -2,7 +2,7 @@
 /*
  * The workloads of cgtorture compare and the critical sections they run under the lock.
  *
- * The sections are shaped after the model's: a reader does what cgroup_task_count does
+ * The sections are shaped after the model's (null's is one shared count read): a reader does what cgroup_task_count does
  * (visit css_sets, sum their task counts), a writer what cgroup_task_migrate does (move a
  * task to another css_set: one count down, one up, task->cgroups switched). They read and
  * write the counts with relaxed atomics and free nothing, so they stay correct, and quiet
@@ -18,6 +18,8 @@
 #define CMP_TASKS	1024	/* tasks spread over them */
 
 const struct cgt_workload cgt_workloads[] = {
+	{ "null", "100% reads of an empty critical section (one shared count read): the "
+	  "primitive's own cost", 1000, 0, 1, 0, 0, 0 },
 	{ "read-mostly", "95% reads (cgroup_task_count over 8 css_sets), 5% writes (a migration)",
 	  950, 8, 1, 0, 0, 0 },
 	{ "balanced", "50% reads over 8 css_sets, 50% writes of one migration",
@@ -52,6 +54,30 @@ const char *cgt_workload_names(void)
 	return buf;
 }
 
+void cgt_cmp_plan(const struct cgt_workload *w, uint64_t seed, struct cgt_cmp_step *plan)
+{
+	unsigned int burst_left = 0;
+	struct prng rng;
+
+	prng_seed(&rng, seed, ~0ull);
+	for (int i = 0; i < CGT_CMP_PLAN; i++) {
+		struct cgt_cmp_step *s = &plan[i];
+
+		s->side = CGT_WRITE;
+		s->len = (unsigned char)w->write_len;
+		if (burst_left) {
+			burst_left--;
+			s->len = (unsigned char)w->burst_tasks;
+		} else if (prng_below(&rng, 1000) < w->read_permille) {
+			s->side = CGT_READ;
+			s->len = (unsigned char)w->read_len;
+		} else if (prng_below(&rng, 1000) < w->burst_permille) {
+			burst_left = w->burst_len - 1;
+			s->len = (unsigned char)w->burst_tasks;
+		}
+	}
+}
+
 /* Each css_set on its own cache line, as separately allocated css_sets are. */
 struct cmp_cset {
 	long refcount;			/* tasks in it; written under the write lock */
@@ -83,9 +109,12 @@ void cgt_cmp_data_free(struct cgt_cmp_data *d)
 
 long cgt_cmp_read_section(struct cgt_cmp_data *d, struct prng *rng, unsigned int len)
 {
-	unsigned int first = prng_below(rng, CMP_CSETS);
+	unsigned int first;
 	long count = 0;
 
+	if (!len)
+		return READ_ONCE(d->cset[0].refcount);
+	first = prng_below(rng, CMP_CSETS);
 	for (unsigned int i = 0; i < len; i++)
 		count += READ_ONCE(d->cset[(first + i) % CMP_CSETS].refcount);
 	return count;

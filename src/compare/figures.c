@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The figures of a comparison: the two contexts' names, each figure's key, heading and unit,
+ * The figures of a comparison: the three contexts' names, each figure's key, heading and unit,
  * and a figure formatted in its unit. The tables, the files and the plots all read them.
  */
 #include <math.h>
@@ -8,7 +8,7 @@
 
 #include "compare.h"
 
-const char *const cgt_cmp_ctx_names[CGT_CMP_NR_CTX] = { "bare", "harness" };
+const char *const cgt_cmp_ctx_names[CGT_CMP_NR_CTX] = { "bare", "harness", "limit" };
 
 const struct cgt_cmp_fig_info cgt_cmp_figs[CGT_CMP_NR_FIGS] = {
 #define X(id, key, head, unit, high) [CGT_FIG_##id] = { key, head, unit, high },

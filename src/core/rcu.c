@@ -40,7 +40,7 @@ void rcu_read_lock(void)
 	if (s)
 		s->rcu_read_lock();
 	if (!rcu_depth++ && cgt_self)
-		WRITE_ONCE(cgt_self->rcu_since_ns, cgt_clock_ns());
+		WRITE_ONCE(cgt_self->rcu_since_ns, cgt_clock_coarse_ns());
 	if (cgt_self)
 		WRITE_ONCE(cgt_self->rcu_depth, rcu_depth);
 }

@@ -225,32 +225,9 @@ void cgt_threads_reset(void)
 	pthread_mutex_unlock(&registry_lock);
 }
 
-void cgt_wait_begin_at(const void *obj, const char *name, enum cgt_wait_kind kind,
-		       uint64_t since)
-{
-	struct cgt_thread *t = cgt_self;
-
-	if (!t)
-		return;
-	WRITE_ONCE(t->wait_name, name);
-	WRITE_ONCE(t->wait_kind, (int)kind);
-	WRITE_ONCE(t->wait_since_ns, since);
-	WRITE_ONCE(t->wait_reported, 0);
-	__atomic_store_n(&t->wait_obj, obj, __ATOMIC_RELEASE);
-}
-
 void cgt_wait_begin(const void *obj, const char *name, enum cgt_wait_kind kind)
 {
 	if (cgt_self)
 		cgt_wait_begin_at(obj, name, kind, cgt_clock_ns());
 }
 
-void cgt_wait_end(void)
-{
-	struct cgt_thread *t = cgt_self;
-
-	if (!t)
-		return;
-	__atomic_store_n(&t->wait_obj, NULL, __ATOMIC_RELEASE);
-	WRITE_ONCE(t->wait_kind, CGT_WAIT_NONE);
-}

@@ -155,8 +155,28 @@ static inline void cgt_event_record(int point, int side, int pid, const char *na
 /* A blocking wait the hang watchdog should see (lock waits are tracked by the lock layer). */
 void cgt_wait_begin(const void *obj, const char *name, enum cgt_wait_kind kind);
 /* The same, begun at @since (cgt_clock_ns): a caller that read the clock saves a read. */
-void cgt_wait_begin_at(const void *obj, const char *name, enum cgt_wait_kind kind,
-		       uint64_t since);
-void cgt_wait_end(void);
+static inline void cgt_wait_begin_at(const void *obj, const char *name, enum cgt_wait_kind kind,
+				     uint64_t since)
+{
+	struct cgt_thread *t = cgt_self;
+
+	if (!t)
+		return;
+	WRITE_ONCE(t->wait_name, name);
+	WRITE_ONCE(t->wait_kind, (int)kind);
+	WRITE_ONCE(t->wait_since_ns, since);
+	WRITE_ONCE(t->wait_reported, 0);
+	__atomic_store_n(&t->wait_obj, obj, __ATOMIC_RELEASE);
+}
+
+static inline void cgt_wait_end(void)
+{
+	struct cgt_thread *t = cgt_self;
+
+	if (!t)
+		return;
+	__atomic_store_n(&t->wait_obj, NULL, __ATOMIC_RELEASE);
+	WRITE_ONCE(t->wait_kind, CGT_WAIT_NONE);
+}
 
 #endif

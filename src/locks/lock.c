@@ -8,6 +8,7 @@
  */
 #include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "lock.h"
@@ -18,6 +19,76 @@
 static pthread_mutex_t class_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct cgt_lock_class classes[CGT_MAX_LOCK_CLASSES];
 static int nclasses;
+
+/*
+ * A thread's acquisitions per class: only the thread writes its tally (a load and a store,
+ * no locked instruction), readers sum the live tallies under class_lock, and a thread's
+ * tally is folded into the classes' totals as it exits.
+ */
+struct tally {
+	long acquired[CGT_MAX_LOCK_CLASSES][2];
+	struct tally *next;
+};
+
+static struct tally *tallies;		/* the live threads' tallies, under class_lock */
+static __thread struct tally *my_tally;
+static pthread_key_t tally_key;
+static pthread_once_t tally_once = PTHREAD_ONCE_INIT;
+
+static void tally_exit(void *arg)
+{
+	struct tally *t = arg;
+
+	pthread_mutex_lock(&class_lock);
+	for (struct tally **pp = &tallies; *pp; pp = &(*pp)->next) {
+		if (*pp == t) {
+			*pp = t->next;
+			break;
+		}
+	}
+	for (int c = 0; c < CGT_MAX_LOCK_CLASSES; c++)
+		for (int side = 0; side < 2; side++)
+			classes[c].acquired[side] += READ_ONCE(t->acquired[c][side]);
+	pthread_mutex_unlock(&class_lock);
+	/* a later destructor that takes a lock makes itself a new tally */
+	my_tally = NULL;
+	free(t);
+}
+
+static void tally_key_make(void)
+{
+	pthread_key_create(&tally_key, tally_exit);
+}
+
+/* This thread's tally, made at its first acquisition; NULL if memory ran out. */
+static struct tally *tally_get(void)
+{
+	struct tally *t = my_tally;
+
+	if (likely(t))
+		return t;
+	pthread_once(&tally_once, tally_key_make);
+	t = calloc(1, sizeof(*t));
+	if (!t)
+		return NULL;
+	pthread_mutex_lock(&class_lock);
+	t->next = tallies;
+	tallies = t;
+	pthread_mutex_unlock(&class_lock);
+	pthread_setspecific(tally_key, t);
+	my_tally = t;
+	return t;
+}
+
+static void count_acquired(struct cgt_lock_class *c, int side)
+{
+	struct tally *t = tally_get();
+
+	if (t)
+		cgt_count_bump(&t->acquired[c - classes][side]);
+	else
+		__atomic_fetch_add(&c->acquired[side], 1, __ATOMIC_RELAXED);
+}
 
 static struct cgt_lock_class *class_get(const char *name, bool sleeps)
 {
@@ -64,11 +135,20 @@ int cgt_lock_classes(struct cgt_lock_class *out, int max)
 	pthread_mutex_lock(&class_lock);
 	n = nclasses < max ? nclasses : max;
 	for (int i = 0; i < n; i++) {
-		const long *s = (const long *)&classes[i];
-		long *d = (long *)&out[i];
+		const struct cgt_lock_class *c = &classes[i];
 
-		for (size_t k = 0; k < sizeof(classes[i]) / sizeof(long); k++)
-			d[k] = __atomic_load_n(&s[k], __ATOMIC_RELAXED);
+		out[i].name = c->name;
+		out[i].sleeps = c->sleeps;
+		for (int side = 0; side < 2; side++) {
+			out[i].acquired[side] = __atomic_load_n(&c->acquired[side], __ATOMIC_RELAXED);
+			for (const struct tally *t = tallies; t; t = t->next)
+				out[i].acquired[side] += READ_ONCE(t->acquired[i][side]);
+			out[i].wait_max_ns[side] = __atomic_load_n(&c->wait_max_ns[side],
+								   __ATOMIC_RELAXED);
+		}
+		out[i].passed_over = __atomic_load_n(&c->passed_over, __ATOMIC_RELAXED);
+		out[i].worst_writer_passed = __atomic_load_n(&c->worst_writer_passed,
+							     __ATOMIC_RELAXED);
 	}
 	pthread_mutex_unlock(&class_lock);
 	return n;
@@ -84,6 +164,10 @@ void cgt_lock_classes_reset(void)
 	pthread_mutex_lock(&class_lock);
 	memset(classes, 0, sizeof(classes));
 	nclasses = 0;
+	for (struct tally *t = tallies; t; t = t->next)
+		for (int c = 0; c < CGT_MAX_LOCK_CLASSES; c++)
+			for (int side = 0; side < 2; side++)
+				WRITE_ONCE(t->acquired[c][side], 0);
 	pthread_mutex_unlock(&class_lock);
 }
 
@@ -159,8 +243,9 @@ void cgt_lock_acquire(struct cgt_lock *lock, int side)
 	struct cgt_thread *t = cgt_self;
 	struct cgt_lock_class *c = lock->class;
 	struct cgt_lock_op op = { .lock = lock, .side = side };
-	long reads0, writes0;
+	long reads0 = 0, writes0 = 0;
 	uint64_t since, waited;
+	bool counted;
 
 	cgt_point(CGT_PT_LOCK_WAIT, &op);
 	/*
@@ -168,24 +253,38 @@ void cgt_lock_acquire(struct cgt_lock *lock, int side)
 	 * from here, where the wait begins (readers that got in while it was held at the point,
 	 * preempted, perturbed or switched away from, came before it asked), and from the reads
 	 * asked for rather than taken: readers queued ahead of it (a FIFO lock) do not pass it.
+	 * A reader counts itself only if a writer waits (it asked after that writer): with no
+	 * writer waiting nobody is passed, and a shared lock's readers write nothing shared.
 	 */
-	reads0 = side == CGT_READ ? __atomic_add_fetch(&lock->read_asks, 1, __ATOMIC_SEQ_CST) :
-				    __atomic_load_n(&lock->read_asks, __ATOMIC_RELAXED);
-	writes0 = __atomic_load_n(&lock->writes, __ATOMIC_RELAXED);
-	if (t) {
-		WRITE_ONCE(t->wait_reads_seen, reads0);
-		WRITE_ONCE(t->wait_writes_seen, writes0);
-		WRITE_ONCE(t->wait_static, !lock->dynamic);
-		WRITE_ONCE(t->wait_acq_seen, __atomic_load_n(&lock->acquisitions, __ATOMIC_RELAXED));
+	if (side == CGT_WRITE) {
+		__atomic_fetch_add(&lock->writers_waiting, 1, __ATOMIC_SEQ_CST);
+		counted = true;
+		reads0 = __atomic_load_n(&lock->read_asks, __ATOMIC_RELAXED);
+	} else {
+		counted = __atomic_load_n(&lock->writers_waiting, __ATOMIC_RELAXED);
+		if (counted)
+			reads0 = __atomic_add_fetch(&lock->read_asks, 1, __ATOMIC_SEQ_CST);
 	}
+	if (side == CGT_WRITE)
+		writes0 = __atomic_load_n(&lock->writes, __ATOMIC_RELAXED);
 	/*
-	 * Two clock reads per acquisition, the wait's start and end; at some 30 ns each in a
-	 * VM's vDSO they are most of what tracking costs, so the wait record shares the first.
+	 * The watchdogs judge waits and holds in seconds, so no fine clock here: the wait's
+	 * start from the kernel's coarse clock, which a loaded machine cannot make stale (a
+	 * tick stored late would age every wait begun meanwhile: false hangs), its end from the
+	 * tick, which if late can only shorten the wait (base/clock.h).
 	 */
-	since = cgt_clock_ns();
-	if (t)
+	since = cgt_clock_coarse_ns();
+	if (t) {
+		/* what the starvation watch compares, for a waiting writer */
+		if (side == CGT_WRITE) {
+			WRITE_ONCE(t->wait_reads_seen, reads0);
+			WRITE_ONCE(t->wait_writes_seen, writes0);
+		}
+		WRITE_ONCE(t->wait_acq_seen, cgt_lock_acquisitions(lock));
+		WRITE_ONCE(t->wait_static, !lock->dynamic);
 		cgt_wait_begin_at(lock, lock->name,
 				  side == CGT_WRITE ? CGT_WAIT_WRITE : CGT_WAIT_READ, since);
+	}
 
 	if (sync)
 		sync->lock_acquire(lock, side);
@@ -194,7 +293,7 @@ void cgt_lock_acquire(struct cgt_lock *lock, int side)
 	else
 		lock->ops->read_lock(lock);
 
-	waited = cgt_clock_ns() - since;
+	waited = cgt_age_ns(cgt_clock_tick_ns(), since);
 	op.waited_ns = waited;
 	/*
 	 * Mutual exclusion, checked at the cost of one exchange per write: a writer finds no
@@ -208,17 +307,25 @@ void cgt_lock_acquire(struct cgt_lock *lock, int side)
 	if (side == CGT_WRITE) {
 		writer_unqueue(lock);
 		writer_passed(&op, reads0, writes0);
-		__atomic_fetch_add(&lock->writes, 1, __ATOMIC_RELAXED);
+		/* only the holder of the write side counts writes: no locked instruction */
+		cgt_count_bump(&lock->writes);
+		__atomic_fetch_sub(&lock->writers_waiting, 1, __ATOMIC_RELAXED);
 	} else {
-		if (!sync && passed_queued_writer(lock, reads0))
+		/* a reader of an exclusive variant holds it alone: it counts without a lock prefix */
+		if (!lock->ops->shared)
+			cgt_count_bump(&lock->exclusive_reads);
+		if (counted && !sync && passed_queued_writer(lock, reads0))
 			op.passed_queued = __atomic_add_fetch(&lock->passed_queued, 1,
 							      __ATOMIC_RELAXED);
-		__atomic_fetch_add(&lock->reads, 1, __ATOMIC_RELAXED);
+		if (counted)
+			__atomic_fetch_add(&lock->reads, 1, __ATOMIC_RELAXED);
+		else if (__atomic_load_n(&lock->writers_waiting, __ATOMIC_RELAXED))
+			/* it asked before the writer did, so it did not pass it: but the lock moved */
+			__atomic_fetch_add(&lock->read_moves, 1, __ATOMIC_RELAXED);
 	}
 	if (t)
 		cgt_wait_end();
-	__atomic_fetch_add(&lock->acquisitions, 1, __ATOMIC_RELAXED);
-	__atomic_fetch_add(&c->acquired[side], 1, __ATOMIC_RELAXED);
+	count_acquired(c, side);
 	stat_max(&c->wait_max_ns[side], waited);
 
 	if (t) {

@@ -52,7 +52,10 @@ struct cgt_lock_ops {
 
 enum { CGT_READ, CGT_WRITE };
 
-/* Statistics per lock class (every group_rwsem is one class), as lockdep keeps them. */
+/*
+ * Statistics per lock class (every group_rwsem is one class), as lockdep keeps them. Each
+ * thread counts its acquisitions in its own tally, summed by cgt_lock_classes().
+ */
 struct cgt_lock_class {
 	const char *name;
 	bool sleeps;
@@ -66,10 +69,20 @@ struct cgt_lock {
 	const struct cgt_lock_ops *ops;
 	const char *name;	/* which model lock: "tasklist_lock", "css_set_lock", ... */
 	struct cgt_lock_class *class;
-	long acquisitions;	/* of this instance, either side: has it made progress? */
-	long reads;		/* read acquisitions of this instance */
-	long writes;		/* write acquisitions of this instance */
-	long read_asks;		/* readers that asked for it: at least reads, by those waiting */
+	/*
+	 * What a waiter's watchers compare to see the lock move. Writes count always; reads
+	 * (and the reads asked for, at least reads by those waiting) only while a writer waits,
+	 * so that a shared lock's readers, when no writer waits, write no shared counter; a
+	 * reader that asked before a writer waited but gets in while one waits counts in
+	 * read_moves (it passed nobody); an exclusive variant's readers (who hold it alone)
+	 * count every read besides.
+	 */
+	long reads;
+	long writes;
+	long read_asks;
+	long read_moves;
+	long exclusive_reads;
+	int writers_waiting;	/* writers between asking for it and holding it */
 	long writer_queued_at;	/* read_asks when a variant's writer queued, or -1 */
 	long passed_queued;	/* reads that asked after that and got in before it */
 	int writer_in;		/* the harness thread holding it for writing, or 0 */
@@ -140,10 +153,16 @@ int cgt_lock_classes(struct cgt_lock_class *out, int max);
 /* A class's number, below CGT_MAX_LOCK_CLASSES, for tables indexed by class. */
 int cgt_lock_class_id(const struct cgt_lock_class *c);
 void cgt_lock_classes_reset(void);
-/* The counts a watcher compares to see whether a lock moves while a thread waits for it. */
+/*
+ * The counts a watcher compares to see whether a lock moves while a thread waits for it
+ * (reads only while a writer waits: struct cgt_lock).
+ */
 static inline long cgt_lock_acquisitions(const struct cgt_lock *lock)
 {
-	return __atomic_load_n(&lock->acquisitions, __ATOMIC_RELAXED);
+	return __atomic_load_n(&lock->reads, __ATOMIC_RELAXED) +
+	       __atomic_load_n(&lock->writes, __ATOMIC_RELAXED) +
+	       __atomic_load_n(&lock->read_moves, __ATOMIC_RELAXED) +
+	       __atomic_load_n(&lock->exclusive_reads, __ATOMIC_RELAXED);
 }
 
 static inline long cgt_lock_reads(const struct cgt_lock *lock)

@@ -11,7 +11,9 @@
 	X(mutex)		\
 	X(rwlock_rpref)		\
 	X(rcu_spinlock)		\
-	X(percpu_rwsem)
+	X(percpu_rwsem)		\
+	X(pthread_rwlock)	\
+	X(rcu_mutex)
 
 #define X(name) extern const struct cgt_lock_ops name##_lock_ops;
 CGT_LOCK_VARIANTS(X)

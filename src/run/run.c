@@ -15,9 +15,11 @@
 #include "actor.h"
 #include "park.h"
 #include "points.h"
+#include "../base/build.h"
 #include "../detect/detect.h"
 
-#define DRAIN_TIMEOUT	2.0	/* seconds for every model thread to exit once told */
+/* seconds for every model thread to exit once told, in the plain build (stretched as --stall is) */
+#define DRAIN_TIMEOUT	2.0
 #define TICK_NS		20000000L
 
 static void sleep_tick(void)
@@ -183,7 +185,7 @@ static void run_report_progress(struct cgt_run *run, double *next_stats,
  */
 static bool run_drain(struct cgt_run *run)
 {
-	double deadline = cgt_now() + DRAIN_TIMEOUT;
+	double timeout = DRAIN_TIMEOUT * cgt_build_slowdown(), deadline = cgt_now() + timeout;
 	long left, last = -1;
 
 	__atomic_store_n(&run->stop, 1, __ATOMIC_RELEASE);
@@ -191,7 +193,7 @@ static bool run_drain(struct cgt_run *run)
 	while ((left = __atomic_load_n(&run->stats.actors, __ATOMIC_ACQUIRE)) > 0) {
 		if (left != last) {
 			last = left;
-			deadline = cgt_now() + DRAIN_TIMEOUT;
+			deadline = cgt_now() + timeout;
 		}
 		if (cgt_now() > deadline)
 			return false;
@@ -391,6 +393,7 @@ int cgt_run(const struct cgt_run_config *cfg, const struct cgt_run_hooks *hooks,
 	pthread_mutex_init(&run->park_lock, NULL);
 	pthread_cond_init(&run->park_cond, NULL);
 	cgt_clock_reset();
+	cgt_tick_start();
 	cgt_failures_reset();
 	cgt_lock_classes_reset();
 	cgt_threads_cover_reset();
@@ -410,6 +413,7 @@ int cgt_run(const struct cgt_run_config *cfg, const struct cgt_run_hooks *hooks,
 		cgt_events_remove();
 		cgt_thread_unregister(&driver);
 		cgt_rcu_unregister_thread();
+		cgt_tick_stop();
 		free(run);
 		return -EINVAL;
 	}
@@ -484,6 +488,7 @@ drained:
 	}
 	cgt_detect_stop();
 	cgt_events_remove();
+	cgt_tick_stop();
 	run_fill_result(run, res);
 	if (res->finished) {
 		free(walkers);
