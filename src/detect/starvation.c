@@ -27,14 +27,17 @@ static int starvation_start(const struct cgt_detect_config *cfg)
 /*
  * Reads got in before the writer that had queued before they asked: on a lock that promises
  * queued writers to later readers one such read breaks the promise; on a reader-first lock,
- * CGT_STARVE_PASSES of them past one writer are its starvation, whether or not the readers
- * keep it out for a whole --starve. Reported once a run.
+ * CGT_STARVE_PASSES of them past one writer per second of --starve are its starvation,
+ * whether or not the readers keep it out for a whole --starve. Reported once a run.
  */
 static void passed_queued(const struct cgt_lock_op *op, struct cgt_thread *t)
 {
 	bool fair = op->lock->ops->policy != CGT_POLICY_READER_FIRST;
 
-	if (op->passed_queued != (fair ? 1 : CGT_STARVE_PASSES) ||
+	/* --starve is the tolerance: CGT_STARVE_PASSES reads past one writer per second of it */
+	long passes = (long)((double)CGT_STARVE_PASSES * (double)starve_ns / 1e9);
+
+	if (op->passed_queued != (fair ? 1 : passes > 0 ? passes : 1) ||
 	    __atomic_exchange_n(&passed_queued_reported, 1, __ATOMIC_RELAXED))
 		return;
 	if (fair)
