@@ -101,7 +101,7 @@ refused() {
 		bad "$what: status $rc, $lines line(s)"; head -3 "$out/e" "$out/o" | sed 's/^/    /'
 	fi
 }
-"$plain" explore --bug walk-from-exiting --sched random --threads 8 --steps 5000 --seed 1 --duration 60 \
+"$plain" explore --bug walk-from-exiting --swarm off --sched random --threads 8 --steps 5000 --seed 1 --duration 60 \
 	--runs 50 --out "$out/base" >"$out/log" 2>&1
 base=$(sed -n 's/^  report: //p' "$out/log" | head -1)
 if [ ! -f "$base" ]; then
