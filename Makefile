@@ -102,11 +102,11 @@ check-layers: build/plain/cgtorture
 
 # The running kernel beside the model (tests/kernel/): kcheck watches this machine's kernel,
 # model_check runs the model on the same scenarios; the script prints the two side by side.
-build/plain/kernel/kcheck: tests/kernel/kcheck.c | deps
+build/plain/kernel/kcheck: tests/kernel/kcheck.c tests/kernel/row.h | deps
 	@mkdir -p $(@D)
 	$(CC_plain) $(CFLAGS) $(CFLAGS_plain) $< -o $@
 
-build/plain/kernel/model_check: tests/kernel/model_check.c build/plain/libcgtorture.a
+build/plain/kernel/model_check: tests/kernel/model_check.c tests/kernel/row.h build/plain/libcgtorture.a
 	@mkdir -p $(@D)
 	$(CC_plain) $(CFLAGS) $(CFLAGS_plain) $< build/plain/libcgtorture.a -o $@ $(LDLIBS)
 

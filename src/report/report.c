@@ -76,19 +76,6 @@ static json_t *swarm_json(const struct cgt_run_config *cfg)
 			 "phases", phases);
 }
 
-static json_t *lines_json(const char *text)
-{
-	json_t *a = json_array();
-
-	while (text && *text) {
-		size_t n = strcspn(text, "\n");
-
-		json_array_append_new(a, json_stringn(text, n));
-		text += n + (text[n] == '\n');
-	}
-	return a;
-}
-
 static json_t *failures_json(const struct cgt_failure *f, int n)
 {
 	json_t *a = json_array();
@@ -98,7 +85,7 @@ static json_t *failures_json(const struct cgt_failure *f, int n)
 				"detector", cgt_detector_names[f[i].detector],
 				"time_s", (double)f[i].ns / 1e9, "step", (json_int_t)f[i].step,
 				"thread", f[i].thread_id,
-				"summary", f[i].summary, "evidence", lines_json(f[i].evidence)));
+				"summary", f[i].summary, "evidence", cgt_json_lines(f[i].evidence)));
 	return a;
 }
 
@@ -361,7 +348,7 @@ int cgt_report_write(const struct cgt_run_config *cfg, struct cgt_run_result *re
 			 "coverage", coverage_json(&res->cover), "locks", locks_json(),
 			 "threads", threads);
 	if (cgt_story())
-		json_object_set_new(root, "story", lines_json(cgt_story()));
+		json_object_set_new(root, "story", cgt_json_lines(cgt_story()));
 	if (cgt_capture())
 		json_object_set_new(root, "timeline", timeline_json(cgt_capture()));
 	if (cfg->sched) {

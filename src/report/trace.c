@@ -393,7 +393,7 @@ static void flows(const struct cgt_capture *c, const int *idx, int n,
 	}
 }
 
-static json_t *lines_json(const char *text)
+json_t *cgt_json_lines(const char *text)
 {
 	json_t *a = json_array();
 
@@ -418,7 +418,7 @@ static void reports(const struct cgt_capture *c, const struct cgt_failure *f, in
 		char name[320];
 		json_t *e, *args = json_pack("{s:s, s:s, s:b, s:o}", "detector",
 				cgt_detector_names[f[i].detector], "summary", f[i].summary,
-				"failure_of_interest", interest, "evidence", lines_json(evidence));
+				"failure_of_interest", interest, "evidence", cgt_json_lines(evidence));
 		int pid = 0;
 
 		for (int k = 0; k < n; k++)

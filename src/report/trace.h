@@ -18,4 +18,7 @@ json_t *cgt_trace_json(const struct cgt_capture *c, const struct cgt_failure *f,
 /* "us" or "decisions": the unit of the trace's timestamps */
 const char *cgt_trace_unit(const struct cgt_capture *c);
 
+/* @text as a JSON array of its lines (evidence, stories): one string per line. */
+json_t *cgt_json_lines(const char *text);
+
 #endif

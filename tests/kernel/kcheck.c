@@ -23,24 +23,11 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+#include "row.h"
 
 static pid_t gettid_(void)
 {
 	return (pid_t)syscall(SYS_gettid);
-}
-
-static void row(const char *key, const char *value, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static void row(const char *key, const char *value, const char *fmt, ...)
-{
-	va_list ap;
-
-	printf("%s\t%s\t", key, value);
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	putchar('\n');
-	fflush(stdout);
 }
 
 static double now(void)

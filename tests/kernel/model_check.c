@@ -14,19 +14,7 @@
 #include <time.h>
 
 #include "../../src/model/model.h"
-
-static void row(const char *key, const char *value, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static void row(const char *key, const char *value, const char *fmt, ...)
-{
-	va_list ap;
-
-	printf("%s\t%s\t", key, value);
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	putchar('\n');
-}
+#include "row.h"
 
 static const char *yes(int cond)
 {
