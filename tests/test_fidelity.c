@@ -506,3 +506,120 @@ Test(era, exit_notify_zombie_until_the_parent_waits)
 	cr_assert_eq(proc_task_readdir(pid, &nr, &missed), -ESRCH, "reaped after 3");
 	model_shutdown();
 }
+
+static void boot_pid_max(int pid_max)
+{
+	struct cgt_model_config cfg = {
+		.css_set_lock_ops = cgt_lock_find("rwsem"),
+		.tasklist_lock_ops = cgt_lock_find("rwlock"),
+		.iter = CGT_ITER_FOR_EACH,
+		.walk_limit = FIXTURE_WALK_LIMIT,
+		.pid_max = pid_max,
+	};
+
+	cgt_rcu_register_thread();
+	cr_assert_eq(cgt_model_init(&cfg), 0);
+}
+
+/*
+ * alloc_pidmap, free_pid (kernel/pid.c, 3.14): numbers go up from last_pid, wrap at pid_max
+ * to RESERVED_PIDS, skip those in use, and run out (fork fails with -ENOMEM, as 3.14's
+ * copy_process does when alloc_pid fails) once every number is taken.
+ */
+Test(era, alloc_pidmap_wraps_at_pid_max_to_reserved_pids)
+{
+	struct pid *p[RESERVED_PIDS + 10];
+	int n = 0;
+
+	boot_pid_max(RESERVED_PIDS + 4);	/* init has 1; 2..303 are left */
+	while ((p[n] = alloc_pid()) != NULL) {
+		cr_assert_eq(p[n]->nr, n + 2, "in order until pid_max: %d", p[n]->nr);
+		n++;
+	}
+	cr_assert_eq(n, RESERVED_PIDS + 2, "every number below pid_max but init's");
+	free_pid(p[10]);			/* 12: below RESERVED_PIDS, never handed out again */
+	free_pid(p[RESERVED_PIDS]);		/* 302 */
+	free_pid(p[RESERVED_PIDS - 1]);		/* 301 */
+	p[10] = alloc_pid();
+	cr_assert_eq(p[10]->nr, 301, "wrapped to RESERVED_PIDS, the first free: %d", p[10]->nr);
+	p[RESERVED_PIDS - 1] = alloc_pid();
+	cr_assert_eq(p[RESERVED_PIDS - 1]->nr, 302);
+	cr_assert_null(alloc_pid(), "12 lies below RESERVED_PIDS");
+	p[RESERVED_PIDS] = NULL;
+	for (int i = 0; i < n; i++)
+		if (p[i])
+			free_pid(p[i]);
+	rcu_barrier();
+	model_shutdown();
+}
+
+/*
+ * free_pid frees the number as it unhashes the pid, not after the grace period that frees
+ * struct pid: a reader still inside rcu_read_lock holds the old struct pid with the same
+ * number as the new one, and a lookup of the number finds the new task.
+ */
+Test(era, free_pid_number_reused_within_a_grace_period)
+{
+	struct task *a, *b;
+	struct pid *old;
+	int nr;
+
+	boot_pid_max(RESERVED_PIDS + 2);	/* two numbers past init's reach: 2 .. 301 */
+	for (int i = 2; i < RESERVED_PIDS + 1; i++)
+		cr_assert_not_null(alloc_pid());	/* leaked on purpose: no shutdown check */
+	a = fork_process();
+	nr = a->pid;
+	cr_assert_eq(nr, RESERVED_PIDS + 1);
+	rcu_read_lock();
+	old = find_vpid(nr);
+	do_exit(a);				/* reaped at once: reap_delay 0 */
+	cgt_reap_zombies(true);
+	b = fork_process();			/* the only number there is */
+	cr_assert_eq(b->pid, nr, "the number is free at once: %d", b->pid);
+	cr_assert_eq(old->nr, nr, "the old struct pid, still readable under RCU, has it too");
+	cr_assert_neq(find_vpid(nr), old);
+	cr_assert_eq(find_task_by_vpid(nr), b, "a stale number finds the new task");
+	rcu_read_unlock();
+	do_exit(b);
+	cgt_reap_zombies(true);
+}
+
+static struct task *reuser;
+
+/* Between the two getdents calls, 304 and 305 exit and a new process takes 304. */
+static void exit_and_reuse(const void *obj)
+{
+	if (obj || !gone[0])
+		return;
+	exit_between_calls(obj);
+	reuser = fork_process();
+}
+
+/*
+ * first_tid (fs/proc/base.c): a getdents call resumes from the tid the last one stopped at
+ * only if that tid still names a thread of the same group (pos->signal == task->signal); a
+ * reused number naming another process is not followed.
+ */
+Test(era, first_tid_ignores_a_reused_tid_of_another_group)
+{
+	struct task *th[6], *other;
+	long nr, missed;
+
+	boot_pid_max(RESERVED_PIDS + 7);
+	for (int i = 2; i < RESERVED_PIDS; i++)
+		cr_assert_not_null(alloc_pid());	/* the space is 300..306 from here */
+	fork_group(th, 6);			/* 300..305: four names a getdents call */
+	other = fork_process();			/* 306: the space is full */
+	cr_assert_eq(th[4]->pid, RESERVED_PIDS + 4);
+	gone[0] = th[4];			/* the tid the second call resumes from */
+	gone[1] = th[5];
+	at_point = exit_and_reuse;
+	watch(CGT_PT_READDIR_STEP, NULL);
+	cr_assert_eq(proc_task_readdir(th[0]->pid, &nr, &missed), 0);
+	unwatch();
+	cr_assert_not_null(reuser);
+	cr_assert_eq(reuser->pid, RESERVED_PIDS + 4, "wrapped, and 304 was the first free");
+	cr_assert_eq(nr, 4, "the group's four, nothing of the other process: %ld", nr);
+	cr_assert_eq(missed, 0);
+	(void)other;
+}

@@ -118,6 +118,21 @@ static int parse_int(const struct tunable *t, const char *arg, void *dst)
 	return 0;
 }
 
+/* 0, or a pid_max the kernel would take: RESERVED_PIDS + 1 up to PID_MAX_LIMIT */
+static int parse_pid_max(const struct tunable *t, const char *arg, void *dst)
+{
+	char range[64];
+	long v;
+
+	snprintf(range, sizeof(range), "0, or %ld to %ld", t->min, t->max);
+	if (parse_long(arg, &v))
+		return cgt_usage_error(t->name, "'%s' is not a number", arg, range);
+	if (v && (v < t->min || v > t->max))
+		return cgt_usage_error(t->name, "'%s' is out of range", arg, range);
+	*(int *)dst = (int)v;
+	return 0;
+}
+
 static void print_int(FILE *f, const struct tunable *t, const void *src)
 {
 	(void)t;
@@ -583,6 +598,7 @@ const struct tunable_kind_ops cgt_tunable_kinds[T_NR_KINDS] = {
 	[T_BOUND]	= { .parse = parse_bound, .print = print_bound },
 	[T_SEED]	= { .parse = parse_seed, .print = print_seed, .fallback = seed_from_clock },
 	[T_INT]		= { .parse = parse_int, .print = print_int },
+	[T_PID_MAX]	= { .parse = parse_pid_max, .print = print_int },
 	[T_COUNT]	= { .parse = parse_count, .print = print_count },
 	[T_ITER]	= { .parse = parse_iter, .print = print_iter,
 			    .label = "walks", .choices = cgt_iter_names },

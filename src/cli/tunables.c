@@ -38,6 +38,9 @@ static const struct tunable tunables[] = {
 	  "a dead process stays a zombie for this many model operations until its parent's "
 	  "wait() reaps it (0: at once, as if the parent ignored SIGCHLD)", CFG(reap_delay),
 	  0, 1000000 },
+	{ "pid-max", T_PID_MAX, "0", "N",
+	  "numbers are handed out again past N, from 300 on, as the kernel's pid_max makes "
+	  "them (0: never reused)", CFG(pid_max), RESERVED_PIDS + 1, PID_MAX_LIMIT },
 	{ "clone-thread", T_INT, "70", "PCT", "share of forks that make a thread (CLONE_THREAD)",
 	  CFG(clone_thread_pct), 0, 100 },
 	{ "stats-interval", T_SECONDS, "2", "SECONDS", "seconds between stats lines (0: none)",

@@ -47,6 +47,8 @@
 	  "a walk ends with its start thread unhashed under it")			\
 	X(READDIR_UNHASHED,	"readdir-unhashed",					\
 	  "next_tid: the thread held by reference was unhashed, the listing ends")	\
+	X(PID_WRAP,		"pid-wrap",						\
+	  "alloc_pidmap: past pid_max, numbers are handed out again (--pid-max)")	\
 	X(CSET_FOUND,		"css-set-found",					\
 	  "find_css_set: the css_set was in the table")				\
 	X(CSET_CREATED,		"css-set-created",					\

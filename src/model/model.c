@@ -75,6 +75,8 @@ int cgt_model_init(const struct cgt_model_config *cfg)
 	if (cgroup_init())
 		return -1;
 
+	if (cgt_pid_space_init(cfg->pid_max))
+		return -1;
 	cgt_task_init(&init_task);
 	cgt_signal_init(&init_signals);
 	init_task.signal = &init_signals;
@@ -135,4 +137,5 @@ void cgt_model_free(void)
 	pthread_mutex_destroy(&init_signals.siglock);
 	pthread_cond_destroy(&init_signals.group_exit_wait);
 	cgt_lock_destroy(&tasklist_lock);
+	cgt_pid_space_free();
 }

@@ -168,6 +168,11 @@ struct cgt_model_config {
 	 * ignores SIGCHLD).
 	 */
 	long reap_delay;
+	/*
+	 * pid_max: numbers are handed out again past it, from RESERVED_PIDS on, as the
+	 * kernel's alloc_pidmap does; 0, never (numbers only grow).
+	 */
+	int pid_max;
 };
 
 /* Live objects of each kind, for the leak check. */
@@ -233,7 +238,14 @@ void attach_pid(struct task *task, enum pid_type type, struct pid *pid);
 void detach_pid(struct task *task, enum pid_type type);
 void change_pid(struct task *task, enum pid_type type, struct pid *pid);
 void transfer_pid(struct task *old, struct task *new, enum pid_type type);
+#define RESERVED_PIDS	300		/* kernel/pid.c: where the numbers wrap to */
+#define PID_MAX_LIMIT	4194304		/* include/linux/threads.h, 64-bit */
+/* The number handed out @back allocations before the last, as far as the pid space allows. */
+int cgt_pid_back(int back);
 int cgt_last_pid(void);
+int cgt_pid_space_init(int pid_max);
+void cgt_ns_last_pid_write(int nr);
+void cgt_pid_space_free(void);
 
 /* fork.c */
 #define CLONE_THREAD	0x00010000

@@ -1,10 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * struct pid and the pid hash (kernel/pid.c). Lookups run under RCU alone, as find_vpid()
- * does; changes to a pid's task lists happen under tasklist_lock held for writing, and the
- * hash itself changes under pidmap_lock. Numbers are never reused, so a stale number simply
- * finds nothing.
+ * struct pid, the pid hash and the pid space (kernel/pid.c, 3.14). Lookups run under RCU
+ * alone, as find_vpid() does; changes to a pid's task lists happen under tasklist_lock held
+ * for writing, and the hash itself changes under pidmap_lock. By default numbers are never
+ * reused, so a stale number finds nothing; with a pid_max (--pid-max) they are, as in the
+ * kernel: alloc_pidmap takes the next free number after last_pid and wraps at pid_max to
+ * RESERVED_PIDS, and free_pid frees the number as it unhashes the pid, at once, not after
+ * the grace period that frees struct pid: a reader under RCU may still hold the old struct
+ * pid while a new one with the same number is hashed, and a stale number may find a task
+ * it never named.
  */
+#include <errno.h>
 #include <stdlib.h>
 
 #include "model.h"
@@ -14,6 +20,10 @@
 static struct cds_hlist_head pid_hash[PID_HASH_SIZE];	/* pid_hash */
 static pthread_mutex_t pidmap_lock = PTHREAD_MUTEX_INITIALIZER;	/* pidmap_lock */
 static int last_pid;					/* pid_namespace.last_pid */
+static int pid_max;					/* 0: no pid space, no reuse */
+static unsigned long *pidmap;				/* pid_namespace.pidmap: numbers in use */
+
+#define BITS	(8 * (int)sizeof(unsigned long))
 
 static unsigned int pid_hashfn(int nr)
 {
@@ -25,7 +35,85 @@ int cgt_last_pid(void)
 	return READ_ONCE(last_pid);
 }
 
-/* alloc_pid: a fresh number, hashed at once, as the kernel does before the task is linked. */
+int cgt_pid_back(int back)
+{
+	int nr = READ_ONCE(last_pid) - back;
+
+	if (pid_max && nr < RESERVED_PIDS && READ_ONCE(last_pid) + back >= pid_max)
+		nr += pid_max - RESERVED_PIDS;	/* numbers handed out before the wrap */
+	return nr > 1 ? nr : 1;
+}
+
+/* The ns_last_pid sysctl (kernel/pid_namespace.c): where the next search starts. */
+void cgt_ns_last_pid_write(int nr)
+{
+	pthread_mutex_lock(&pidmap_lock);
+	WRITE_ONCE(last_pid, nr);
+	pthread_mutex_unlock(&pidmap_lock);
+}
+
+/* A pid space of @max numbers (0: none); numbers start again from 1. */
+int cgt_pid_space_init(int max)
+{
+	free(pidmap);
+	pidmap = NULL;
+	pid_max = max;
+	last_pid = 0;
+	if (!max)
+		return 0;
+	pidmap = calloc((size_t)(max + BITS - 1) / BITS, sizeof(*pidmap));
+	if (!pidmap)
+		return -1;
+	pidmap[0] = 1;			/* pid 0 is reserved, never freed */
+	return 0;
+}
+
+void cgt_pid_space_free(void)
+{
+	cgt_pid_space_init(0);
+}
+
+static bool pidmap_test_and_set(int nr)
+{
+	unsigned long bit = 1UL << (nr % BITS);
+
+	if (pidmap[nr / BITS] & bit)
+		return true;
+	pidmap[nr / BITS] |= bit;
+	return false;
+}
+
+/*
+ * alloc_pidmap: the first free number from last_pid + 1, wrapping at pid_max to
+ * RESERVED_PIDS; -EAGAIN if every number is taken. The kernel scans its bitmap with atomic
+ * bit operations; here pidmap_lock covers the scan.
+ */
+static int alloc_pidmap(void)
+{
+	int nr = -EAGAIN, last;
+
+	if (!pid_max)
+		return __atomic_add_fetch(&last_pid, 1, __ATOMIC_RELAXED);
+	pthread_mutex_lock(&pidmap_lock);
+	last = last_pid;
+	for (int i = 0, n = last + 1; i < pid_max; i++, n++) {
+		if (n >= pid_max)
+			n = RESERVED_PIDS;
+		if (!pidmap_test_and_set(n)) {
+			nr = n;
+			break;
+		}
+	}
+	if (nr > 0) {
+		if (nr <= last)
+			cgt_cover(CGT_PATH_PID_WRAP);
+		WRITE_ONCE(last_pid, nr);
+	}
+	pthread_mutex_unlock(&pidmap_lock);
+	return nr;
+}
+
+/* alloc_pid: a number, hashed at once, as the kernel does before the task is linked. */
 struct pid *alloc_pid(void)
 {
 	struct pid *pid = calloc(1, sizeof(*pid));
@@ -33,7 +121,11 @@ struct pid *alloc_pid(void)
 	if (!pid)
 		return NULL;
 	pid->count = 1;
-	pid->nr = __atomic_add_fetch(&last_pid, 1, __ATOMIC_RELAXED);
+	pid->nr = alloc_pidmap();
+	if (pid->nr < 0) {
+		free(pid);
+		return NULL;
+	}
 	pthread_mutex_lock(&pidmap_lock);
 	cds_hlist_add_head_rcu(&pid->pid_chain, &pid_hash[pid_hashfn(pid->nr)]);
 	pthread_mutex_unlock(&pidmap_lock);
@@ -63,11 +155,16 @@ static void delayed_put_pid(struct rcu_head *rhp)
 	put_pid(container_of(rhp, struct pid, rcu));
 }
 
-/* free_pid: unhash now, drop the allocation reference after a grace period. */
+/*
+ * free_pid: unhash now and free the number (free_pidmap), drop the allocation reference
+ * after a grace period.
+ */
 void free_pid(struct pid *pid)
 {
 	pthread_mutex_lock(&pidmap_lock);
 	cds_hlist_del_rcu(&pid->pid_chain);
+	if (pid_max)
+		pidmap[pid->nr / BITS] &= ~(1UL << (pid->nr % BITS));
 	pthread_mutex_unlock(&pidmap_lock);
 	call_rcu(&pid->rcu, delayed_put_pid);
 }

@@ -379,6 +379,7 @@ static bool listed(const int *tids, long n, int tid)
 int proc_task_readdir(int tgid, long *nr, long *missed)
 {
 	int start[CGT_READDIR_WATCH], tids[CGT_READDIR_MAX];
+	struct pid *start_pid[CGT_READDIR_WATCH];
 	struct cds_list_head *head;
 	long nstart = 0, pos = 0;
 	struct pid *pid;
@@ -395,6 +396,10 @@ int proc_task_readdir(int tgid, long *nr, long *missed)
 		cds_list_for_each_entry_rcu(t, head, thread_node) {
 			if (nstart == CGT_READDIR_WATCH)
 				break;
+			start_pid[nstart] = READ_ONCE(t->pids[PIDTYPE_PID].pid);
+			if (!start_pid[nstart])
+				continue;	/* unhashed since the walk met it */
+			get_pid(start_pid[nstart]);
 			start[nstart++] = READ_ONCE(t->pid);
 		}
 	if (pid)
@@ -434,13 +439,16 @@ int proc_task_readdir(int tgid, long *nr, long *missed)
 		cgt_point(CGT_PT_READDIR_STEP, NULL);	/* back in user space between calls */
 	}
 out:
-	/* pids are never reused here: a tid still hashed is the thread that had it */
+	/* by struct pid, not number: with --pid-max a number may name another task by now */
 	rcu_read_lock();
-	for (long i = 0; i < nstart; i++)
-		if (find_task_by_vpid(start[i]) &&
+	for (long i = 0; i < nstart; i++) {
+		if (pid_task(start_pid[i], PIDTYPE_PID) &&
 		    !listed(tids, *nr < CGT_READDIR_MAX ? *nr : CGT_READDIR_MAX, start[i]))
 			++*missed;
+	}
 	rcu_read_unlock();
+	for (long i = 0; i < nstart; i++)
+		put_pid(start_pid[i]);
 	put_pid(pid);
 	return 0;
 }

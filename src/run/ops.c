@@ -49,10 +49,8 @@ static int random_recent_pid(struct cgt_run *run, struct prng *rng)
 {
 	long live = READ_ONCE(run->stats.live);
 	int window = live > 8 ? 2 * (int)live : 16;
-	int last = cgt_last_pid();
-	int lo = last - window > 1 ? last - window : 1;
 
-	return lo + (int)prng_below(rng, (uint32_t)(last - lo + 1));
+	return cgt_pid_back((int)prng_below(rng, (uint32_t)window + 1));
 }
 
 static struct cgroup *random_cgroup(struct prng *rng)

@@ -367,6 +367,7 @@ int cgt_run(const struct cgt_run_config *cfg, const struct cgt_run_hooks *hooks,
 		.iter			= cfg->iter,
 		.walk_limit		= 2L * cfg->threads + 64,
 		.reap_delay		= cfg->reap_delay,
+		.pid_max		= cfg->pid_max,
 		.bugs			= cfg->bugs,
 	};
 	struct cgt_detect_config dcfg = {

@@ -27,6 +27,7 @@ struct cgt_run_config {
 	unsigned int mix[CGT_NR_OPS];	/* weights of the operations */
 	int clone_thread_pct;		/* share of forks that are CLONE_THREAD */
 	int reap_delay;			/* model operations a zombie waits for its parent */
+	int pid_max;			/* numbers reused past it; 0: never */
 	double stats_interval;		/* seconds between stats lines; 0: none */
 	int stack_kib;			/* pthread stack of a model thread */
 	bool quiet;			/* no banner, stats or progress: summary only */

@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sched.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -598,6 +599,87 @@ out:
 	rmdir_retry(base);
 }
 
+/* -- pid numbers: alloc_pid wraps at pid_max, and a freed number is free at once -------- */
+
+static int read_int(const char *path, long *v)
+{
+	FILE *f = fopen(path, "r");
+	int ok = f && fscanf(f, "%ld", v) == 1;
+
+	if (f)
+		fclose(f);
+	return ok ? 0 : -1;
+}
+
+static int write_last_pid(long nr)
+{
+	FILE *f = fopen("/proc/sys/kernel/ns_last_pid", "w");
+	int ok = f && fprintf(f, "%ld", nr) > 0;
+
+	if (f && fclose(f))
+		ok = 0;
+	return ok ? 0 : -1;
+}
+
+/* a child that exits at once, reaped; its pid, or -1 */
+static pid_t fork_reaped(void)
+{
+	pid_t c = fork();
+
+	if (c == 0)
+		_exit(0);
+	if (c > 0)
+		waitpid(c, NULL, 0);
+	return c;
+}
+
+/*
+ * The init of a new pid namespace of its own, where nothing else forks: ns_last_pid set to
+ * pid_max - 1, the next fork's number; then, that child reaped, ns_last_pid set just below
+ * its number, the next fork's number again. Rows go to stdout; exit 3 if ns_last_pid is not
+ * writable here.
+ */
+static int pid_ns_init(void)
+{
+	long pid_max;
+	pid_t a, b;
+
+	/* read in the namespace: from 6.14 each pid namespace has a pid_max of its own */
+	if (read_int("/proc/sys/kernel/pid_max", &pid_max) || write_last_pid(pid_max - 1))
+		return 3;
+	a = fork_reaped();
+	row("pid-wrap", a >= 300 && a < pid_max - 1 ? "yes" : "no", "ns_last_pid %ld (pid_max "
+	    "- 1), the next fork got %d: wrapped to RESERVED_PIDS (300)", pid_max - 1, a);
+	if (write_last_pid(a - 1))
+		return 3;
+	b = fork_reaped();
+	row("pid-reused-at-once", b == a ? "yes" : "no", "pid %d reaped, ns_last_pid %d, the "
+	    "next fork got %d", a, a - 1, b);
+	return 0;
+}
+
+static void check_pids(void)
+{
+	pid_t c;
+	int status;
+
+	fflush(stdout);
+	if (unshare(CLONE_NEWPID)) {
+		row("pid-wrap", "skip", "unshare(CLONE_NEWPID): %s", strerror(errno));
+		row("pid-reused-at-once", "skip", "unshare(CLONE_NEWPID): %s", strerror(errno));
+		return;
+	}
+	c = fork();		/* pid 1 of the new namespace */
+	if (c == 0)
+		_exit(pid_ns_init());
+	if (c < 0 || waitpid(c, &status, 0) != c || !WIFEXITED(status) ||
+	    WEXITSTATUS(status)) {
+		row("pid-wrap", "skip", "pid_max or ns_last_pid not usable in a new pid "
+		    "namespace here");
+		row("pid-reused-at-once", "skip", "pid_max or ns_last_pid not usable here");
+	}
+}
+
 int main(int argc, char **argv)
 {
 	ssize_t n;
@@ -613,5 +695,6 @@ int main(int argc, char **argv)
 	check_zombie();
 	check_readdir(argc > 1 ? atof(argv[1]) : 1.5);
 	check_cgroups();
+	check_pids();		/* last: unshare(CLONE_NEWPID) changes where our children go */
 	return 0;
 }

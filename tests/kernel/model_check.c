@@ -242,6 +242,40 @@ static void check_cgroups(void)
 	do_exit(l);
 }
 
+/* A fork after ns_last_pid = pid_max - 1, and one after the first is reaped (kcheck's). */
+static void check_pids(void)
+{
+	struct cgt_model_config cfg = {
+		.css_set_lock_ops = cgt_lock_find("rwsem"),
+		.tasklist_lock_ops = cgt_lock_find("rwlock"),
+		.iter = CGT_ITER_FOR_EACH,
+		.walk_limit = 1000,
+		.pid_max = PID_MAX_LIMIT,
+	};
+	struct task *a, *b;
+	int nr;
+
+	if (cgt_model_init(&cfg)) {
+		row("pid-wrap", "no", "cgt_model_init failed");
+		return;
+	}
+	cgt_ns_last_pid_write(PID_MAX_LIMIT - 1);
+	a = fork_task(&init_task, 0);
+	nr = a ? a->pid : -1;
+	row("pid-wrap", yes(nr == RESERVED_PIDS), "ns_last_pid %d, copy_process got pid %d",
+	    PID_MAX_LIMIT - 1, nr);
+	if (a)
+		do_exit(a);
+	cgt_reap_zombies(true);		/* the parent's wait() */
+	cgt_ns_last_pid_write(nr - 1);
+	b = fork_task(&init_task, 0);
+	row("pid-reused-at-once", yes(b && b->pid == nr), "pid %d reaped, ns_last_pid %d, "
+	    "copy_process got %d", nr, nr - 1, b ? b->pid : -1);
+	if (b)
+		do_exit(b);
+	cgt_reap_zombies(true);
+}
+
 int main(int argc, char **argv)
 {
 	struct cgt_model_config cfg = {
@@ -260,6 +294,11 @@ int main(int argc, char **argv)
 	check_zombie();
 	check_readdir(argc > 1 ? atof(argv[1]) : 1.0);
 	check_cgroups();
+	if (cgt_model_exit(why, sizeof(why))) {
+		fprintf(stderr, "model_check: the model leaked: %s\n", why);
+		return 1;
+	}
+	check_pids();
 	if (cgt_model_exit(why, sizeof(why))) {
 		fprintf(stderr, "model_check: the model leaked: %s\n", why);
 		return 1;
