@@ -99,7 +99,7 @@ static void start_detectors(double stall, double starve)
 	};
 
 	/* the detectors see the marked points through the run's hook, as in a run */
-	cgt_events_install(0, 1);
+	cgt_events_install(0, false, 1);
 	cr_assert_eq(cgt_detect_start(&dc), 0, "cgt_detect_start failed");
 }
 

@@ -134,7 +134,7 @@ Test(report, json_and_summary_written_and_complete)
 	cgt_failures_reset();
 	cgt_lock_classes_reset();
 	cgt_thread_register(&self, CGT_ROLE_DRIVER, 0);
-	cgt_events_install(0, 1);
+	cgt_events_install(0, false, 1);
 
 	cgt_tunables_defaults(&cfg);
 	cr_assert_eq(cgt_tunables_parse(argc, argv, &cfg), 0);

@@ -80,7 +80,7 @@ static void boot(const struct cgt_sched_ops *ops, uint64_t seed, const struct cg
 	nlog = 0;
 	nscripts = 0;
 	cgt_failures_reset();
-	cgt_events_install(0, seed);
+	cgt_events_install(0, false, seed);
 	cr_assert_eq(cgt_sched_init(&cfg), 0);
 }
 

@@ -2,6 +2,7 @@
 /* What a model thread does at each turn: fork, exec, exit, migrate or observe. */
 #include <errno.h>
 
+#include "meet.h"
 #include "park.h"
 
 const char *const cgt_op_names[CGT_NR_OPS] = {
@@ -43,11 +44,16 @@ enum cgt_op cgt_pick_op(const struct cgt_run_config *cfg, struct prng *rng)
 
 /*
  * A pid handed out lately: live, exited or exec'd away, as a user would pass one. The
- * window is twice the live population, so about half the picks find a task.
+ * window is twice the live population, so about half the picks find a task. One pick in
+ * two aims where a group is changing (meet.h): a thread that just forked, exited or exec'd.
  */
 static int random_recent_pid(struct cgt_run *run, struct prng *rng)
 {
 	long live = READ_ONCE(run->stats.live);
+
+	/* none in a controlled run: its draws stay as they were */
+	if (cgt_meet_hot() && prng_below(rng, 2))
+		return cgt_meet_hot_tid(prng_below(rng, CGT_MEET_HOT));
 	int window = live > 8 ? 2 * (int)live : 16;
 
 	return cgt_pid_back((int)prng_below(rng, (uint32_t)window + 1));

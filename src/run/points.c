@@ -8,6 +8,7 @@
 #include <sched.h>
 #include <time.h>
 
+#include "meet.h"
 #include "points.h"
 #include "../base/prng.h"
 #include "../core/thread.h"
@@ -16,6 +17,7 @@
 #include "../sched/sched.h"
 
 static int perturb_permille;	/* the phase's: read at every point, set between */
+static bool meet_on;		/* delay where threads meet on a group (meet.h) */
 static uint64_t perturb_seed;
 static __thread struct prng perturb_rng;
 static __thread int perturb_rng_for;	/* the thread id the generator was seeded for */
@@ -28,7 +30,7 @@ static __thread const struct cgt_walk *walk_now;	/* the walk this thread last st
  * (2 ms: what it found there may be freed meanwhile); filldir copies to user space and may fault on a page
  * that must be read in, the longest sleep (20 ms, past liburcu's 10 ms callback batching).
  */
-static void perturb(long max_ns)
+static void perturb(long max_ns, bool meets)
 {
 	struct cgt_thread *t = cgt_self;
 	struct timespec ts = { 0, 0 };
@@ -41,7 +43,10 @@ static void perturb(long max_ns)
 		perturb_rng_for = t->id;
 	}
 	r = prng_below(&perturb_rng, 1000);
-	if (r >= (uint32_t)READ_ONCE(perturb_permille))
+	/* where another thread is on the same group (meet.h): a sleep one time in two */
+	if (meets && r < 500)
+		r = 0;
+	else if (r >= (uint32_t)READ_ONCE(perturb_permille))
 		return;
 	if (r & 1) {
 		sched_yield();
@@ -49,6 +54,48 @@ static void perturb(long max_ns)
 	}
 	ts.tv_nsec = 1000 + (long)prng_below(&perturb_rng, (uint32_t)max_ns);
 	nanosleep(&ts, NULL);
+}
+
+/* The thread whose group a point reads or changes (meet.h), or NULL. */
+static const struct task *point_task(enum cgt_point_id id, const void *obj,
+				     enum cgt_meet_role *role)
+{
+	*role = CGT_MEET_CHANGE;
+	switch (id) {
+	case CGT_PT_WALK_START:
+	case CGT_PT_WALK_STEP:
+		*role = CGT_MEET_READ;
+		return ((const struct cgt_walk *)obj)->start;
+	case CGT_PT_READDIR_STEP:
+	case CGT_PT_ATTACH_SNAPSHOT:
+		*role = CGT_MEET_READ;
+		return obj;
+	case CGT_PT_FORK_LINKED:
+	case CGT_PT_EXIT_SIGNALS:
+	case CGT_PT_EXIT_CGROUP:
+	case CGT_PT_EXIT_NOTIFY:
+	case CGT_PT_RELEASE:
+	case CGT_PT_EXEC_ZAP:
+	case CGT_PT_EXEC_WAIT:
+	case CGT_PT_EXEC_SWITCH:
+	case CGT_PT_ATTACH_MOVE:
+		return obj;
+	default:
+		return NULL;
+	}
+}
+
+/* Does this point meet another thread on its group? A change also marks its tid as hot. */
+static bool meets(enum cgt_point_id id, const void *obj)
+{
+	enum cgt_meet_role role;
+	const struct task *t;
+
+	if (!READ_ONCE(meet_on) || !cgt_self || !(t = point_task(id, obj, &role)))
+		return false;
+	if (role == CGT_MEET_CHANGE)
+		cgt_meet_changing(READ_ONCE(t->pid));
+	return cgt_meet(READ_ONCE(t->signal), role, cgt_self->id, cgt_clock_ns());
 }
 
 static void record_point(enum cgt_point_id id, const void *obj)
@@ -113,16 +160,19 @@ out:
 		if (id != CGT_PT_RCU_EXIT)
 			cgt_sched_point(id);
 	}
-	else if (READ_ONCE(perturb_permille))
+	else if (READ_ONCE(perturb_permille) || READ_ONCE(meet_on))
 		perturb(id == CGT_PT_READDIR_STEP ? 20000000 :
-			id == CGT_PT_WALK_STEP || id == CGT_PT_RCU_EXIT ? 2000000 : 200000);
+			id == CGT_PT_WALK_STEP || id == CGT_PT_RCU_EXIT ? 2000000 : 200000,
+			meets(id, obj));
 	cgt_detect_resume(id, obj);
 }
 
-void cgt_events_install(int perturb_pm, uint64_t seed)
+void cgt_events_install(int perturb_pm, bool meet, uint64_t seed)
 {
 	WRITE_ONCE(perturb_permille, perturb_pm);
+	WRITE_ONCE(meet_on, meet);
 	perturb_seed = seed;
+	cgt_meet_reset();
 	cgt_point_set_hook(record_point);
 }
 

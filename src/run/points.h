@@ -3,10 +3,14 @@
 #ifndef CGT_POINTS_H
 #define CGT_POINTS_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
-/* @perturb: per mille of marked points that delay or yield (free-running runs only). */
-void cgt_events_install(int perturb, uint64_t seed);
+/*
+ * @perturb: per mille of marked points that delay or yield (free-running runs only);
+ * @meet: also one time in two where threads meet on a thread group (meet.h).
+ */
+void cgt_events_install(int perturb, bool meet, uint64_t seed);
 void cgt_events_remove(void);
 /* A new phase's perturbation (swarm.h). */
 void cgt_events_set_perturb(int permille);

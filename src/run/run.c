@@ -405,7 +405,9 @@ int cgt_run(const struct cgt_run_config *cfg, const struct cgt_run_hooks *hooks,
 	cgt_failure_set_hook(run_failure_seen);
 	cgt_phase_reset();
 	run->phase = 0;
-	cgt_events_install(cgt_phase_begin(cfg, 0, 0, cfg->sched ? 0 : -1)->perturb, cfg->seed);
+	/* meetings perturb unless perturbation is pinned off (--perturb 0, --swarm off) */
+	cgt_events_install(cgt_phase_begin(cfg, 0, 0, cfg->sched ? 0 : -1)->perturb,
+			   (cfg->swarm & (1u << CGT_SWARM_PERTURB)) || cfg->perturb, cfg->seed);
 	run->next_phase_s = cgt_swarm_length_s(cfg, 0);
 	run->next_phase_step = cgt_swarm_length_steps(cfg, 0);
 	if (run->hooks->begin)
