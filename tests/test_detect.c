@@ -812,11 +812,11 @@ Test(detect, invariant_mutual_exclusion_broken_reported)
 /* ---- livelock ---- */
 
 /*
- * BUGS.md walk-from-exiting, seen by the livelock watchdog rather than by walk_limit: the
- * model's walk_limit is out of reach, so only the watchdog's time bound (--stall 0.3 s) can
- * end a walk. A walker thread starts a walk from non-leader G of a 3-thread group, steps
- * once, and lets the test thread run do_exit(G) (which unhashes G: list_del_rcu); then it
- * steps until the walk ends.
+ * BUGS.md walk-from-exiting, seen by the livelock detector rather than by walk_limit, which
+ * is out of reach here: the walk meets a thread a second time, or, slow, outlives the
+ * watchdog's time bound (--stall 0.3 s). A walker thread starts a walk from non-leader G of
+ * a 3-thread group, steps once, and lets the test thread run do_exit(G) (which unhashes G:
+ * list_del_rcu); then it steps until the walk ends, after a pause if the test asks.
  */
 #define LIVELOCK_THREADS	3
 
@@ -844,6 +844,7 @@ struct walk_ctx {
 	struct cgt_walk w;
 	bool first_ok;
 	struct cgt_thread self;
+	long pause_ms;			/* walker: sleep this long before its next steps */
 };
 
 static void *walker_main(void *arg)
@@ -858,6 +859,11 @@ static void *walker_main(void *arg)
 	c->first_ok = t != NULL && cgt_walk_next(&c->w) != NULL;
 	__atomic_store_n(&c->stepped, 1, __ATOMIC_RELEASE);
 	wait_flag_at_least(&c->exited, 1, NULL);
+	if (c->pause_ms) {
+		struct timespec ts = { c->pause_ms / 1000, c->pause_ms % 1000 * 1000000 };
+
+		nanosleep(&ts, NULL);
+	}
 	if (c->first_ok)
 		while (cgt_walk_next(&c->w))
 			;
@@ -911,6 +917,23 @@ Test(detect, livelock_while_each_from_exiting_thread, .init = livelock_boot, .fi
 	cr_assert(strstr(f.summary, "exited"), "summary: %s", f.summary);
 	cr_assert(strstr(c.w.fate, "exited"), "fate: %s", c.w.fate);
 	cr_assert_not_null(f.evidence);
+	cr_assert(strstr(f.evidence, "met a thread a second time"),
+		  "the walk's loop, not walk_limit, must end it:\n%s", f.evidence);
+	cr_assert_lt(c.w.steps, 10, "a ring of two, seen within four steps: %ld", c.w.steps);
+	livelock_cleanup(th);
+}
+
+/* A walk that does not loop but outlives --stall (here a walker asleep 1.5 s) is reported. */
+Test(detect, livelock_watchdog_reports_a_walk_older_than_stall, .init = livelock_boot,
+     .fini = model_fini)
+{
+	static struct walk_ctx c = { .iter = CGT_ITER_FOR_EACH, .pause_ms = 1500 };
+	struct task *th[LIVELOCK_THREADS];
+	struct cgt_failure f;
+
+	livelock_scenario(&c, th);
+	cr_assert(c.w.overran, "the slow walk ended by itself after %ld steps", c.w.steps);
+	cr_assert(first_failure(CGT_DET_LIVELOCK, &f));
 	cr_assert(strstr(f.evidence, "livelock watchdog"),
 		  "the watchdog, not walk_limit, must end the walk:\n%s", f.evidence);
 	livelock_cleanup(th);

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * livelock: a thread-group walk that cannot end (while_each_thread from a thread that left
- * the ring). A walk that has taken more steps than its group could ever hold (the model's
- * walk_limit), or one older than --stall (seen by the watchdog in a free-running run), is
+ * the ring). A walk that met a thread a second time (it went round a ring without its end),
+ * one that has taken more steps than its group could ever hold (the model's walk_limit), or
+ * one older than --stall (seen by the watchdog in a free-running run), is
  * stopped through the model's own interface at its next step and reported from inside it,
  * still under rcu_read_lock, with what became of its start thread; so the run goes on.
  */
@@ -29,7 +30,9 @@ static void livelock_resume(enum cgt_point_id id, const void *obj)
 
 	if (id != CGT_PT_WALK_STEP)
 		return;
-	if (w->steps >= cgt_model_cfg()->walk_limit)
+	if (w->looped)
+		cgt_walk_stop(w, CGT_WALK_LOOPED);
+	else if (w->steps >= cgt_model_cfg()->walk_limit)
 		cgt_walk_stop(w, CGT_WALK_TOO_LONG);
 	else if (self && READ_ONCE(self->walk_abort))
 		cgt_walk_stop(w, WALK_TOO_OLD);

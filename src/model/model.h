@@ -299,12 +299,18 @@ struct cgt_walk {
 	long steps;			/* threads visited */
 	long live;			/* of which not yet exiting */
 	bool overran;			/* cut short as a livelock (too long, or told to stop) */
+	/* Brent's cycle finding: a thread met twice, the walk went round without its end */
+	const struct task *anchor;
+	long power, lap;
+	bool looped;
 	const char *why;		/* then: why it was stopped */
 	char fate[96];			/* and what became of the start thread */
 };
 
 /* Why a walk stopped at walk_limit. */
 #define CGT_WALK_TOO_LONG	"more steps than the group could ever hold"
+/* Why a walk stopped on meeting a thread a second time. */
+#define CGT_WALK_LOOPED		"it met a thread a second time: round the ring without its end"
 
 /* next_thread: p->thread_group.next, the old headless ring. */
 static inline struct task *next_thread(const struct task *p)

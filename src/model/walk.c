@@ -98,6 +98,19 @@ static struct task *walk_visit(struct cgt_walk *w, struct task *t)
 		return NULL;
 	}
 	check_walk_visit(w->start, t);
+	/*
+	 * A walk meets each thread once; one met again has gone round a ring its end is no
+	 * longer on (while_each from an unhashed thread). Brent's method: compare with a
+	 * thread kept at steps 1, 2, 4, 8, ...; a loop of n threads shows within 2n steps,
+	 * whatever the walk limit.
+	 */
+	if (t == w->anchor) {
+		w->looped = true;
+	} else if (++w->lap >= w->power) {
+		w->anchor = t;
+		w->power = w->power ? 2 * w->power : 1;
+		w->lap = 0;
+	}
 	w->steps++;
 	if (self)
 		WRITE_ONCE(self->walk_steps, w->steps);
@@ -141,8 +154,10 @@ struct task *cgt_walk_next(struct cgt_walk *w)
 	struct task *t;
 
 	cgt_point(CGT_PT_WALK_STEP, w);
-	/* the model's own bound, for a walk that no detector watches */
-	if (w->steps >= cgt_model_cfg()->walk_limit)
+	/* the model's own bounds, for a walk that no detector watches */
+	if (w->looped)
+		cgt_walk_stop(w, CGT_WALK_LOOPED);
+	else if (w->steps >= cgt_model_cfg()->walk_limit)
 		cgt_walk_stop(w, CGT_WALK_TOO_LONG);
 	if (w->overran)
 		return walk_visit(w, NULL);
