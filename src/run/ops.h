@@ -43,6 +43,8 @@ enum cgt_read {
 };
 
 extern const char *const cgt_read_names[CGT_NR_READS];
+/* The readers' weights when a phase does not draw them (--swarm without reads). */
+extern const unsigned int cgt_read_weights[CGT_NR_READS];
 
 struct cgt_run;
 struct cgt_run_config;

@@ -22,17 +22,6 @@ const char *const cgt_swarm_dim_names[CGT_NR_SWARM_DIMS] = {
 #undef X
 };
 
-/*
- * Each reader as often as another, the thread-group walks together as one of them: half
- * of those taskstats, three in eight the OOM killer's, one in eight a khungtaskd scan
- * (which walks every thread).
- */
-const unsigned int cgt_read_weights[CGT_NR_READS] = {
-	[CGT_READ_TASKSTATS] = 4, [CGT_READ_OOM] = 3, [CGT_READ_HUNG] = 1,
-	[CGT_READ_READDIR] = 8, [CGT_READ_TASKLIST] = 8, [CGT_READ_COUNT] = 8,
-	[CGT_READ_ITER] = 8, [CGT_READ_SHOW] = 8,
-};
-
 static const int perturb_levels[] = { 5, 20, 50, 100, 200, 400 };
 
 static struct cgt_phase log_[CGT_PHASE_LOG];

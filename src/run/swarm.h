@@ -37,8 +37,6 @@ enum cgt_swarm_dim {
 #define CGT_SWARM_WALKERS_MAX	16	/* walker pthreads a swarmed run starts */
 
 extern const char *const cgt_swarm_dim_names[CGT_NR_SWARM_DIMS];
-/* The readers' weights when a phase does not draw them (--swarm without reads). */
-extern const unsigned int cgt_read_weights[CGT_NR_READS];
 
 struct cgt_phase {
 	int index;
