@@ -17,17 +17,6 @@ const char *const cgt_read_names[CGT_NR_READS] = {
 #undef X
 };
 
-/*
- * Each reader as often as another, the thread-group walks together as one of them: half
- * of those taskstats, three in eight the OOM killer's, one in eight a khungtaskd scan
- * (which walks every thread).
- */
-const unsigned int cgt_read_weights[CGT_NR_READS] = {
-	[CGT_READ_TASKSTATS] = 4, [CGT_READ_OOM] = 3, [CGT_READ_HUNG] = 1,
-	[CGT_READ_READDIR] = 8, [CGT_READ_TASKLIST] = 8, [CGT_READ_COUNT] = 8,
-	[CGT_READ_ITER] = 8, [CGT_READ_SHOW] = 8,
-};
-
 /* One of @n choices by @weight (not all 0). */
 static int pick(const unsigned int *weight, int n, struct prng *rng)
 {

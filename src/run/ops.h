@@ -24,7 +24,7 @@ enum cgt_op {
 
 extern const char *const cgt_op_names[CGT_NR_OPS];
 
-/* The readers an observation may be (cgt_observe), weighted by the phase (swarm.h). */
+/* The readers an observation may be (cgt_observe), each as likely unless a phase says. */
 #define CGT_READS(X)				\
 	X(TASKSTATS,	"taskstats")		\
 	X(OOM,		"oom")			\
@@ -43,8 +43,6 @@ enum cgt_read {
 };
 
 extern const char *const cgt_read_names[CGT_NR_READS];
-/* The readers' weights when a phase does not draw them (--swarm without reads). */
-extern const unsigned int cgt_read_weights[CGT_NR_READS];
 
 struct cgt_run;
 struct cgt_run_config;

@@ -80,7 +80,8 @@ void cgt_swarm_draw(const struct cgt_run_config *cfg, int index, struct cgt_phas
 	p->walkers = cfg->walkers;
 	if (swarmed(cfg, CGT_SWARM_WALKERS))
 		p->walkers = (int)prng_below(&r, CGT_SWARM_WALKERS_MAX + 1);
-	memcpy(p->reads, cgt_read_weights, sizeof(p->reads));
+	for (int k = 0; k < CGT_NR_READS; k++)
+		p->reads[k] = 1;
 	if (swarmed(cfg, CGT_SWARM_READS) && !draw_weights(&r, p->reads, CGT_NR_READS, omit))
 		p->reads[prng_below(&r, CGT_NR_READS)] = 1;
 }
