@@ -34,19 +34,12 @@ static int pick(const unsigned int *weight, int n, struct prng *rng)
 	return i;
 }
 
-/*
- * The operation mix of the phase in force (swarm.h). A phase whose cap is below the live
- * population shrinks it: one turn in two is an exit until the population fits, so that a
- * small phase is small in fact, and an exec or an exit is done in the time a few threads
- * take to be scheduled, not hundreds.
- */
-enum cgt_op cgt_pick_op(struct cgt_run *run, struct prng *rng)
+/* The operation mix of the phase in force (swarm.h). */
+enum cgt_op cgt_pick_op(const struct cgt_run_config *cfg, struct prng *rng)
 {
 	const struct cgt_phase *p = cgt_phase_now();
 
-	if (p && READ_ONCE(run->stats.live) > p->threads && prng_below(rng, 2))
-		return CGT_OP_EXIT;
-	return (enum cgt_op)pick(p ? p->mix : run->cfg->mix, CGT_NR_OPS, rng);
+	return (enum cgt_op)pick(p ? p->mix : cfg->mix, CGT_NR_OPS, rng);
 }
 
 /*
@@ -85,18 +78,13 @@ static struct task *get_random_task(struct cgt_run *run, struct prng *rng)
 }
 
 /*
- * The readers: a thread-group walk (taskstats, the OOM killer, khungtaskd), /proc/<pid>/task,
- * a process-group or all-process walk under tasklist_lock, a task count, a task iteration,
- * /proc/<pid>/cgroup.
+ * The readers: a thread-group walk (taskstats), /proc/<pid>/task, a process-group or
+ * all-process walk under tasklist_lock, a task count, a task iteration, /proc/<pid>/cgroup.
  */
 void cgt_observe(struct cgt_run *run, struct prng *rng, struct cgt_watch *watch)
 {
-	enum cgt_read read = (enum cgt_read)pick(cgt_phase_now()->reads, CGT_NR_READS, rng);
-
-	switch (read) {
-	case CGT_READ_TASKSTATS:
-	case CGT_READ_OOM:
-	case CGT_READ_HUNG: {
+	switch (pick(cgt_phase_now()->reads, CGT_NR_READS, rng)) {
+	case CGT_READ_WALK: {
 		struct cgt_walk w;
 		int tgid, ret;
 
@@ -107,13 +95,14 @@ void cgt_observe(struct cgt_run *run, struct prng *rng, struct cgt_watch *watch)
 			tgid = random_recent_pid(run, rng);
 		}
 		/*
-		 * The thread-group walkers, each a reader of its own for the swarm: taskstats
-		 * under siglock, the OOM killer's find_lock_task_mm and khungtaskd's scan under
-		 * RCU alone (walk.c).
+		 * The thread-group walkers: taskstats under siglock, the OOM killer's
+		 * find_lock_task_mm and khungtaskd's scan under RCU alone (walk.c): one in
+		 * eight, three in eight and the rest.
 		 */
-		if (read == CGT_READ_HUNG)
+		ret = prng_below(rng, 8);
+		if (!ret)
 			ret = check_hung_uninterruptible_tasks(run->cfg->iter, &w) < 0 ? -ELOOP : 0;
-		else if (read == CGT_READ_OOM)
+		else if (ret <= 3)
 			ret = oom_badness(tgid, run->cfg->iter, &w);
 		else
 			ret = fill_stats_for_tgid(tgid, run->cfg->iter, &w);

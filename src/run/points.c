@@ -30,16 +30,6 @@ static __thread const struct cgt_walk *walk_now;	/* the walk this thread last st
  * (2 ms: what it found there may be freed meanwhile); filldir copies to user space and may fault on a page
  * that must be read in, the longest sleep (20 ms, past liburcu's 10 ms callback batching).
  */
-/* This thread's generator, seeded for it at first use. */
-static struct prng *thread_rng(const struct cgt_thread *t)
-{
-	if (perturb_rng_for != t->id) {
-		prng_seed(&perturb_rng, perturb_seed, 0x9e37u + (uint64_t)t->id);
-		perturb_rng_for = t->id;
-	}
-	return &perturb_rng;
-}
-
 static void perturb(long max_ns, bool meets)
 {
 	struct cgt_thread *t = cgt_self;
@@ -48,7 +38,11 @@ static void perturb(long max_ns, bool meets)
 
 	if (!t)
 		return;
-	r = prng_below(thread_rng(t), 1000);
+	if (perturb_rng_for != t->id) {
+		prng_seed(&perturb_rng, perturb_seed, 0x9e37u + (uint64_t)t->id);
+		perturb_rng_for = t->id;
+	}
+	r = prng_below(&perturb_rng, 1000);
 	/* where another thread is on the same group (meet.h): a sleep one time in two */
 	if (meets && r < 500)
 		r = 0;
@@ -101,7 +95,6 @@ static bool meets(enum cgt_point_id id, const void *obj)
 		return false;
 	if (role == CGT_MEET_CHANGE)
 		cgt_meet_changing(READ_ONCE(t->pid));
-
 	return cgt_meet(READ_ONCE(t->signal), role, cgt_self->id, cgt_clock_ns());
 }
 

@@ -15,7 +15,7 @@ void cgt_stats_snapshot(const struct cgt_stats *live, struct cgt_stats *out)
 		dst[i] = __atomic_load_n(&src[i], __ATOMIC_RELAXED);
 }
 
-/* "t=64 mix=fork:35,exec:0,... clone=70 perturb=100 walkers=3 reads=taskstats:4,..." */
+/* "t=64 mix=fork:35,exec:0,... clone=70 perturb=100 walkers=3 reads=walk:4,..." */
 static int phase_describe(char *buf, size_t len, const struct cgt_phase *p)
 {
 	size_t off = 0;
