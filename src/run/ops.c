@@ -50,13 +50,14 @@ enum cgt_op cgt_pick_op(const struct cgt_run_config *cfg, struct prng *rng)
 static int random_recent_pid(struct cgt_run *run, struct prng *rng)
 {
 	long live = READ_ONCE(run->stats.live);
+	int window = live > 8 ? 2 * (int)live : 16;
+	int last = cgt_last_pid();
+	int lo = last - window > 1 ? last - window : 1;
 
 	/* none in a controlled run: its draws stay as they were */
 	if (cgt_meet_hot() && prng_below(rng, 2))
 		return cgt_meet_hot_tid(prng_below(rng, CGT_MEET_HOT));
-	int window = live > 8 ? 2 * (int)live : 16;
-
-	return cgt_pid_back((int)prng_below(rng, (uint32_t)window + 1));
+	return cgt_pid_back(last - lo - (int)prng_below(rng, (uint32_t)(last - lo + 1)));
 }
 
 static struct cgroup *random_cgroup(struct prng *rng)
