@@ -307,10 +307,14 @@ static bool run_controlled(struct cgt_run *run, struct cgt_run_result *res, doub
 		case CGT_IDLE_PARKED:
 			break;
 		}
+		/*
+		 * The lock orders the model's state before the check and the check before what
+		 * each thread does once it wakes, for TSan, which does not see the baton.
+		 */
 		pthread_mutex_lock(&run->park_lock);
-		pthread_mutex_unlock(&run->park_lock);
 		stat_inc(run, checks);
 		cgt_detect_at_rest();
+		pthread_mutex_unlock(&run->park_lock);
 		if (run->final) {
 			res->quiesced = true;
 			__atomic_store_n(&run->stop, 1, __ATOMIC_RELEASE);

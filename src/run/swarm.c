@@ -6,7 +6,7 @@
  * each phase first draws how much: nothing, a quarter or half of its operations and
  * readers. Half for every phase made the conjunctions a bug needs rare (fork, exit,
  * threads and a walk all at once: one phase in sixteen, one 10-s run in two found
- * walk-from-exiting); a third of a free-running run's phases now keep everything. Thread caps are drawn
+ * walk-from-exiting); a third of the phases now keep everything. Thread caps are drawn
  * log-uniformly, so small groups that meet often come as often as large crowds.
  */
 #include <math.h>
@@ -60,11 +60,7 @@ void cgt_swarm_draw(const struct cgt_run_config *cfg, int index, struct cgt_phas
 	p->index = index;
 	p->start_step = -1;
 	phase_rng(cfg, index, 1, &r);
-	/*
-	 * Controlled runs keep half, drawn as before: a schedule found or replayed stays the
-	 * same (a latent race of the at-rest check shows under other draws; see README).
-	 */
-	omit = cfg->sched ? 2 : prng_below(&r, 3);
+	omit = prng_below(&r, 3);
 	p->threads = cfg->threads;
 	if (swarmed(cfg, CGT_SWARM_THREADS) && cfg->threads > 8) {
 		double u = (double)prng_below(&r, 1000) / 1000.0;
