@@ -305,3 +305,41 @@ Test(cgroup, invariants_hold_and_catch_corruption)
 	exit_group(th, N);
 	model_shutdown();
 }
+
+/*
+ * Each css_task_iter step and each process-list step is a point carrying the task it stands
+ * on: perturbation aims at the group (src/run/meet.c), and a delay there holds the read lock.
+ */
+static struct task *stepped[16];
+static int nstepped;
+
+static void record_step(enum cgt_point_id id, const void *obj)
+{
+	if ((id == CGT_PT_ITER_STEP || id == CGT_PT_PGRP_STEP) && nstepped < 16)
+		stepped[nstepped++] = (struct task *)obj;
+}
+
+Test(cgroup, iteration_steps_carry_their_task)
+{
+	struct task *grp[3], *t;
+	struct css_task_iter it;
+	int n = 0;
+
+	fork_group(grp, 3);
+	nstepped = 0;
+	cgt_point_set_hook(record_step);
+	css_task_iter_start(&cgroups[CPU][0], &it);
+	while ((t = css_task_iter_next(&it)) != NULL)
+		cr_assert_eq(stepped[n++], t, "step %d: the point's task is the one returned", n);
+	css_task_iter_end(&it);
+	cr_assert_eq(nstepped, n);
+	cr_assert_eq(n, 4, "init and the group's three threads");
+
+	nstepped = 0;
+	n = (int)cgt_all_process_walk();
+	cgt_point_set_hook(NULL);
+	cr_assert_eq(nstepped, n, "a point per process");
+	for (int i = 0; i < n; i++)
+		cr_assert_eq(stepped[i]->group_leader, stepped[i], "step %d: a process", i);
+	cr_assert_eq(stepped[n - 1], grp[0], "the new process, last on the list");
+}

@@ -482,16 +482,17 @@ struct task *css_task_iter_next(struct css_task_iter *it)
 		link = container_of(it->cset_pos, struct cgrp_cset_link, cset_link);
 		it->task_pos = it->task_pos ? it->task_pos->next : link->cset->tasks.next;
 		if (it->task_pos != &link->cset->tasks) {
-			cgt_point(CGT_PT_ITER_STEP, it);
+			struct task *t = container_of(it->task_pos, struct task, cg_list);
+
+			cgt_point(CGT_PT_ITER_STEP, t);
 			if (it->locked)
-				check_cset_task_locked(link->cset, container_of(it->task_pos,
-									       struct task, cg_list));
+				check_cset_task_locked(link->cset, t);
 			/* css-task-iter-block: the iteration's callback sleeps on a mutex */
 			if (cgt_bug(CGT_BUG_CSS_TASK_ITER_BLOCK)) {
 				cgt_write_lock(&cgroup_mutex);
 				cgt_write_unlock(&cgroup_mutex);
 			}
-			return container_of(it->task_pos, struct task, cg_list);
+			return t;
 		}
 		it->task_pos = NULL;
 		it->cset_pos = it->cset_pos->next;

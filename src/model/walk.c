@@ -483,10 +483,10 @@ int cgt_pgrp_walk(int pgid, long *nr)
 	pid = find_vpid(pgid);
 	if (pid) {
 		cds_hlist_for_each_rcu(pos, &pid->tasks[PIDTYPE_PGID]) {
-			cgt_point(CGT_PT_PGRP_STEP, NULL);
-			check_pid_task_locked(pid, container_of(pos, struct task,
-								pids[PIDTYPE_PGID].node),
-					      PIDTYPE_PGID);
+			struct task *p = container_of(pos, struct task, pids[PIDTYPE_PGID].node);
+
+			cgt_point(CGT_PT_PGRP_STEP, p);
+			check_pid_task_locked(pid, p, PIDTYPE_PGID);
 			++*nr;
 		}
 	}
@@ -507,7 +507,7 @@ long cgt_all_process_walk(void)
 	cgt_read_lock(&tasklist_lock);
 	rcu_read_lock();
 	cds_list_for_each_entry_rcu(p, &init_task.tasks, tasks) {
-		cgt_point(CGT_PT_PGRP_STEP, NULL);
+		cgt_point(CGT_PT_PGRP_STEP, p);
 		check_process_locked(p);
 		nr++;
 	}

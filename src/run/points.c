@@ -68,6 +68,8 @@ static const struct task *point_task(enum cgt_point_id id, const void *obj,
 		return ((const struct cgt_walk *)obj)->start;
 	case CGT_PT_READDIR_STEP:
 	case CGT_PT_ATTACH_SNAPSHOT:
+	case CGT_PT_ITER_STEP:
+	case CGT_PT_PGRP_STEP:
 		*role = CGT_MEET_READ;
 		return obj;
 	case CGT_PT_FORK_LINKED:
