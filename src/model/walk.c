@@ -342,8 +342,8 @@ static struct task *first_tid(struct pid *pid, int tid, long nr)
 	struct task *pos = NULL, *task;
 
 	rcu_read_lock();
-	cgt_point(CGT_PT_RCU_ENTER, NULL);
 	task = pid_task(pid, PIDTYPE_PID);
+	cgt_point(CGT_PT_RCU_ENTER, task);	/* the group it lists, for perturbation's aim */
 	if (!task)
 		goto out;
 	if (tid && nr) {	/* attempt to start with the tid of a thread */

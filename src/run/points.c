@@ -22,6 +22,7 @@ static uint64_t perturb_seed;
 static __thread struct prng perturb_rng;
 static __thread int perturb_rng_for;	/* the thread id the generator was seeded for */
 static __thread const struct cgt_walk *walk_now;	/* the walk this thread last stepped */
+static __thread const void *reading;	/* the group this operation last read (a key only) */
 
 /*
  * @max_ns: the longest delay at this point. Most points get a short one (to 200 us); a
@@ -66,6 +67,7 @@ static const struct task *point_task(enum cgt_point_id id, const void *obj,
 	case CGT_PT_WALK_STEP:
 		*role = CGT_MEET_READ;
 		return ((const struct cgt_walk *)obj)->start;
+	case CGT_PT_RCU_ENTER:		/* a task looked up: NULL where none is named */
 	case CGT_PT_READDIR_STEP:
 	case CGT_PT_ATTACH_SNAPSHOT:
 	case CGT_PT_ITER_STEP:
@@ -87,17 +89,32 @@ static const struct task *point_task(enum cgt_point_id id, const void *obj,
 	}
 }
 
-/* Does this point meet another thread on its group? A change also marks its tid as hot. */
+/*
+ * Does this point meet another thread on its group? A change also marks its tid as hot. A
+ * reader just out of its read-side section still holds what it found there (a task it is
+ * about to take a reference on): its RCU exit meets on the group it last read, until its
+ * operation ends.
+ */
 static bool meets(enum cgt_point_id id, const void *obj)
 {
 	enum cgt_meet_role role;
 	const struct task *t;
+	const void *group;
 
-	if (!READ_ONCE(meet_on) || !cgt_self || !(t = point_task(id, obj, &role)))
+	if (!READ_ONCE(meet_on) || !cgt_self)
 		return false;
+	if (id == CGT_PT_LOOP)
+		reading = NULL;
+	if (id == CGT_PT_RCU_EXIT)
+		return reading && cgt_meet(reading, CGT_MEET_READ, cgt_self->id, cgt_clock_ns());
+	if (!(t = point_task(id, obj, &role)))
+		return false;
+	group = READ_ONCE(t->signal);
 	if (role == CGT_MEET_CHANGE)
 		cgt_meet_changing(READ_ONCE(t->pid));
-	return cgt_meet(READ_ONCE(t->signal), role, cgt_self->id, cgt_clock_ns());
+	else
+		reading = group;
+	return cgt_meet(group, role, cgt_self->id, cgt_clock_ns());
 }
 
 static void record_point(enum cgt_point_id id, const void *obj)
