@@ -117,6 +117,24 @@ static bool meets(enum cgt_point_id id, const void *obj)
 	return cgt_meet(group, role, cgt_self->id, cgt_clock_ns());
 }
 
+/*
+ * A point's longest delay (see perturb), and whether it meets another thread. Out of its
+ * read-side section a reader is no longer bound by grace periods: where its group is
+ * changing, it may be preempted as long as filldir sleeps, so that what it found there is
+ * freed under it (liburcu runs callbacks in batches up to 10 ms apart).
+ */
+static void perturb_at(enum cgt_point_id id, const void *obj)
+{
+	bool met = meets(id, obj);
+
+	if (id == CGT_PT_READDIR_STEP || (id == CGT_PT_RCU_EXIT && met))
+		perturb(20000000, met);
+	else if (id == CGT_PT_WALK_STEP || id == CGT_PT_RCU_EXIT)
+		perturb(2000000, met);
+	else
+		perturb(200000, met);
+}
+
 static void record_point(enum cgt_point_id id, const void *obj)
 {
 	const char *name = NULL;
@@ -180,9 +198,7 @@ out:
 			cgt_sched_point(id);
 	}
 	else if (READ_ONCE(perturb_permille) || READ_ONCE(meet_on))
-		perturb(id == CGT_PT_READDIR_STEP ? 20000000 :
-			id == CGT_PT_WALK_STEP || id == CGT_PT_RCU_EXIT ? 2000000 : 200000,
-			meets(id, obj));
+		perturb_at(id, obj);
 	cgt_detect_resume(id, obj);
 }
 
