@@ -1016,3 +1016,63 @@ Test(detect, invariant_whole_group_is_silent, .init = model_boot_while_each, .fi
 		do_exit(th[i]);
 	model_shutdown();
 }
+
+/* ---- deadline ---- */
+
+static int aborted;
+
+static void note_abort(void)
+{
+	__atomic_store_n(&aborted, 1, __ATOMIC_RELEASE);
+}
+
+static void start_with_deadline(double deadline)
+{
+	struct cgt_detect_config dc = { .stall = 60, .deadline = deadline, .on_abort = note_abort };
+
+	fresh_state();
+	__atomic_store_n(&aborted, 0, __ATOMIC_RELAXED);
+	cgt_events_install(0, false, 1);
+	cr_assert_eq(cgt_detect_start(&dc), 0, "cgt_detect_start failed");
+}
+
+/* A run past its deadline with nothing leaving is deaf: reported, and told to leave. */
+Test(detect, deadline_fires_when_nothing_moves)
+{
+	static struct cgt_thread t[3];
+
+	start_with_deadline(0.3);
+	for (int i = 0; i < 3; i++)
+		cgt_thread_register(&t[i], CGT_ROLE_ACTOR, 100 + i);
+	for (int i = 0; i < 100 && !__atomic_load_n(&aborted, __ATOMIC_ACQUIRE); i++)
+		sleep_ms(50);
+	cr_assert(__atomic_load_n(&aborted, __ATOMIC_ACQUIRE), "no abort within 5 s");
+	cr_assert_eq(cgt_failure_count(CGT_DET_DEADLINE), 1);
+	cgt_detect_stop();
+	for (int i = 0; i < 3; i++)
+		cgt_thread_unregister(&t[i]);
+}
+
+/*
+ * A run winding down past its deadline (threads leaving, as a loaded machine's slow end
+ * does) is let finish; once they stop leaving, the deadline holds again.
+ */
+Test(detect, deadline_waits_while_threads_leave)
+{
+	static struct cgt_thread t[40];
+
+	start_with_deadline(0.3);
+	for (int i = 0; i < 40; i++)
+		cgt_thread_register(&t[i], CGT_ROLE_ACTOR, 100 + i);
+	for (int i = 0; i < 40; i++) {		/* 2 s of leaving, one each 50 ms */
+		sleep_ms(50);
+		cgt_thread_unregister(&t[i]);
+		cr_assert_not(__atomic_load_n(&aborted, __ATOMIC_ACQUIRE),
+			      "deadline reported while threads still left (%d gone)", i);
+	}
+	for (int i = 0; i < 100 && !__atomic_load_n(&aborted, __ATOMIC_ACQUIRE); i++)
+		sleep_ms(50);
+	cr_assert(__atomic_load_n(&aborted, __ATOMIC_ACQUIRE), "no abort once nothing moved");
+	cr_assert_eq(cgt_failure_count(CGT_DET_DEADLINE), 1);
+	cgt_detect_stop();
+}
