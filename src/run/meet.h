@@ -6,8 +6,9 @@
  * snapshot, a css_set or process-list iteration on one of its threads) while another
  * thread changes that group (fork, exit, exec, a move): the same group at about the same
  * time. A delay in an iteration holds its read lock, so the change's writer waits while
- * other readers come: the storms a reader-first lock starves its writer in. Uniform perturbation spreads its delays over every point
- * and readers pick their targets at random; this remembers, per group, who last read it
+ * other readers come: the storms a reader-first lock starves its writer in. Uniform
+ * perturbation spreads its delays over every point and readers pick their targets at
+ * random; this remembers, per group, who last read it
  * and who last changed it, and when, so that a thread at a point can be told another was
  * on the same group within CGT_MEET_NS in the other role (a change also meets a change),
  * and a delay there widens the window the two race in; and it keeps the threads whose

@@ -28,8 +28,10 @@ static __thread const void *reading;	/* the group this operation last read (a ke
  * @max_ns: the longest delay at this point. Most points get a short one (to 200 us); a
  * walker under rcu_read_lock may be preempted (PREEMPT_RCU) for longer, but not so long
  * that grace periods stall (2 ms), and so may a task just out of its read-side section
- * (2 ms: what it found there may be freed meanwhile); filldir copies to user space and may fault on a page
- * that must be read in, the longest sleep (20 ms, past liburcu's 10 ms callback batching).
+ * (2 ms: what it found there may be freed meanwhile); filldir copies to user space and may
+ * fault on a page that must be read in, the longest sleep (20 ms, past liburcu's 10 ms
+ * callback batching), as long as a task out of its section may be preempted where its
+ * group is changing: no grace period bounds it, and what it found is freed under it.
  */
 static void perturb(long max_ns, bool meets)
 {
@@ -117,12 +119,7 @@ static bool meets(enum cgt_point_id id, const void *obj)
 	return cgt_meet(group, role, cgt_self->id, cgt_clock_ns());
 }
 
-/*
- * A point's longest delay (see perturb), and whether it meets another thread. Out of its
- * read-side section a reader is no longer bound by grace periods: where its group is
- * changing, it may be preempted as long as filldir sleeps, so that what it found there is
- * freed under it (liburcu runs callbacks in batches up to 10 ms apart).
- */
+/* A point's longest delay (see perturb), and whether it meets another thread. */
 static void perturb_at(enum cgt_point_id id, const void *obj)
 {
 	bool met = meets(id, obj);
