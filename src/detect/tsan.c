@@ -52,12 +52,14 @@ static void tsan_decision(long step)
  * The harness counts the reports and sets its own exit status (--expect fail must be able to
  * exit 0), so the runtime must not replace it; TSAN_OPTIONS may still say otherwise. With
  * exitcode=0 a fatal signal the runtime handled itself would end the process with status 0:
- * those signals are left to the crash detector (crash.c), which makes them a failure.
+ * those signals are left to the crash detector (crash.c), which makes them a failure. So
+ * would the runtime's own death (a CHECK of its own failing, a suppressions file it cannot
+ * read): abort_on_error makes it abort instead, a crash like any other.
  */
 const char *__tsan_default_options(void);
 const char *__tsan_default_options(void)
 {
-	return "exitcode=0 halt_on_error=0 second_deadlock_stack=1 handle_segv=0 "
+	return "exitcode=0 abort_on_error=1 halt_on_error=0 second_deadlock_stack=1 handle_segv=0 "
 	       "handle_sigbus=0 handle_abort=0 handle_sigill=0 handle_sigfpe=0 report_signal_unsafe=0";
 }
 
