@@ -507,6 +507,44 @@ Test(era, exit_notify_zombie_until_the_parent_waits)
 	model_shutdown();
 }
 
+/*
+ * A swarm phase may have the parent ignore SIGCHLD from then on (reap delay 0): a zombie it
+ * had yet to wait for is reaped at its next wait(), and a leader left a zombie by its
+ * threads goes with the last of them (release_task's zap_leader).
+ */
+Test(era, a_parent_that_starts_ignoring_sigchld_reaps_what_waits)
+{
+	struct cgt_model_config cfg = {
+		.css_set_lock_ops = cgt_lock_find("rwsem"),
+		.tasklist_lock_ops = cgt_lock_find("rwlock"),
+		.iter = CGT_ITER_FOR_EACH,
+		.walk_limit = FIXTURE_WALK_LIMIT,
+		.reap_delay = 1000,
+	};
+	struct task *a[1], *b[2];
+	long nr, missed;
+	int pid_a, pid_b;
+
+	cgt_rcu_register_thread();
+	cr_assert_eq(cgt_model_init(&cfg), 0);
+	fork_group(a, 1);
+	fork_group(b, 2);
+	pid_a = a[0]->pid;
+	pid_b = b[0]->pid;
+	do_exit(a[0]);
+	do_exit(b[0]);			/* a leader with a live thread: a zombie either way */
+	cgt_reap_zombies(false);
+	cr_assert_eq(proc_task_readdir(pid_a, &nr, &missed), 0, "a waits for its parent");
+	cgt_set_reap_delay(0);
+	cgt_reap_zombies(false);
+	cr_assert_eq(proc_task_readdir(pid_a, &nr, &missed), -ESRCH, "reaped at the next wait");
+	cr_assert_eq(b[0]->exit_state, EXIT_ZOMBIE);
+	do_exit(b[1]);
+	cr_assert_eq(proc_task_readdir(pid_b, &nr, &missed), -ESRCH,
+		     "the last thread took its zombie leader with it");
+	model_shutdown();
+}
+
 static void boot_pid_max(int pid_max)
 {
 	struct cgt_model_config cfg = {

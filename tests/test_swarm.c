@@ -48,6 +48,25 @@ Test(swarm, some_phases_leave_nothing_out_and_some_keep_few_readers)
 	cr_assert_gt(some_out, n / 2, "%d of %d phases leave something out", some_out, n);
 }
 
+/* A third of the phases have the parent ignore SIGCHLD (how release_task reaps a leader). */
+Test(swarm, some_phases_reap_at_once_unless_the_delay_is_pinned)
+{
+	struct cgt_run_config pinned = cfg;
+	int at_once = 0, n = 600;
+
+	pinned.reap_delay = 8;
+	pinned.swarm &= ~(1u << CGT_SWARM_REAP);
+	for (int i = 0; i < n; i++) {
+		struct cgt_phase p;
+
+		cgt_swarm_draw(&cfg, i, &p);
+		at_once += !p.reap_delay;
+		cgt_swarm_draw(&pinned, i, &p);
+		cr_assert_eq(p.reap_delay, 8);
+	}
+	cr_assert(at_once > n / 5 && at_once < n / 2, "%d of %d phases reap at once", at_once, n);
+}
+
 Test(swarm, the_same_seed_draws_the_same_phases_and_pinned_dimensions_stay)
 {
 	struct cgt_phase a, b;

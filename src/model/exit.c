@@ -7,6 +7,12 @@ static CDS_LIST_HEAD(zombies);
 static pthread_mutex_t zombie_lock = PTHREAD_MUTEX_INITIALIZER;
 static long zombie_clock;		/* model operations so far */
 static long nr_zombies;			/* on the list: read without the lock */
+static long reap_delay;			/* in force: cgt_model_config's, or a phase's */
+
+void cgt_set_reap_delay(long delay)
+{
+	__atomic_store_n(&reap_delay, delay, __ATOMIC_RELAXED);
+}
 
 /*
  * do_notify_parent: true if the parent ignores SIGCHLD and @p goes at once (reap_delay 0);
@@ -14,7 +20,7 @@ static long nr_zombies;			/* on the list: read without the lock */
  */
 static bool do_notify_parent(struct task *p)
 {
-	if (!cgt_model_cfg()->reap_delay)
+	if (!__atomic_load_n(&reap_delay, __ATOMIC_RELAXED))
 		return true;
 	pthread_mutex_lock(&zombie_lock);
 	p->zombie_since = __atomic_load_n(&zombie_clock, __ATOMIC_RELAXED);
@@ -27,17 +33,19 @@ static bool do_notify_parent(struct task *p)
 
 /*
  * wait_task_zombie as the parent's wait4() does it: release every zombie older than the
- * delay (or all of them), one at a time, outside the queue's lock.
+ * delay (or all of them), one at a time, outside the queue's lock. Zombies queued under a
+ * delay that has since become 0 (the parent now ignores SIGCHLD) are all due.
  */
 void cgt_reap_zombies(bool all)
 {
-	const long delay = cgt_model_cfg()->reap_delay;
+	const long delay = __atomic_load_n(&reap_delay, __ATOMIC_RELAXED);
 	long now;
 	struct task *p;
 
-	if (!delay)
+	if (!__atomic_load_n(&nr_zombies, __ATOMIC_RELAXED))
 		return;
-	now = all ? 0 : __atomic_add_fetch(&zombie_clock, 1, __ATOMIC_RELAXED);
+	now = all || !delay ? 0 : __atomic_add_fetch(&zombie_clock, 1, __ATOMIC_RELAXED);
+	all = all || !delay;
 	while (__atomic_load_n(&nr_zombies, __ATOMIC_RELAXED)) {
 		pthread_mutex_lock(&zombie_lock);
 		p = cds_list_empty(&zombies) ? NULL :

@@ -256,6 +256,8 @@ void do_exit(struct task *tsk);
 void release_task(struct task *p);
 /* The parent's wait() for zombies due (every one with @all); each model operation ticks. */
 void cgt_reap_zombies(bool all);
+/* A new reap delay (see cgt_model_config) from now on: zombies queued wait out the new one. */
+void cgt_set_reap_delay(long delay);
 
 /* exec.c */
 int de_thread(struct task *tsk);

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The report of a failed run: results/<run-id>/report.json (jansson; schema in README) and
- * summary.txt (summary.c), each written to a temporary file and renamed into place, so a reader never
- * sees half a report. It holds the whole configuration and seed, the build, every detector's
+ * summary.txt (summary.c), each written to a temporary file and renamed into place, so a
+ * reader never sees half a report. It holds the whole configuration and seed, the build, every detector's
  * evidence, the state of the threads that matter and the last events of each (their story).
  */
 #include <errno.h>
@@ -67,10 +67,11 @@ static json_t *swarm_json(const struct cgt_run_config *cfg)
 			json_object_set_new(mix, cgt_op_names[op], json_integer(p->mix[op]));
 		for (int r = 0; r < CGT_NR_READS; r++)
 			json_object_set_new(reads, cgt_read_names[r], json_integer(p->reads[r]));
-		json_array_append_new(phases, json_pack("{s:i, s:f, s:I, s:i, s:o, s:i, s:i, s:i, s:o}",
+		json_array_append_new(phases, json_pack("{s:i, s:f, s:I, s:i, s:o, s:i, s:i, s:i, s:i, s:o}",
 			"index", p->index, "start_s", p->start_s, "start_step", (json_int_t)p->start_step,
 			"threads", p->threads, "mix", mix, "clone_thread_pct", p->clone_thread_pct,
-			"perturb_permille", p->perturb, "walkers", p->walkers, "reads", reads));
+			"perturb_permille", p->perturb, "reap_delay", p->reap_delay,
+			"walkers", p->walkers, "reads", reads));
 	}
 	return json_pack("{s:o, s:i, s:o}", "dimensions", dims, "phases_total", total,
 			 "phases", phases);

@@ -240,6 +240,7 @@ static void run_next_phase(struct cgt_run *run, double now_s, long step)
 	const struct cgt_phase *p = cgt_phase_begin(run->cfg, ++run->phase, now_s, step);
 
 	cgt_events_set_perturb(p->perturb);
+	cgt_set_reap_delay(p->reap_delay);
 	if (step >= 0)
 		run->next_phase_step = step + cgt_swarm_length_steps(run->cfg, run->phase);
 	else
@@ -412,6 +413,7 @@ int cgt_run(const struct cgt_run_config *cfg, const struct cgt_run_hooks *hooks,
 	/* meetings perturb unless perturbation is pinned off (--perturb 0, --swarm off) */
 	cgt_events_install(cgt_phase_begin(cfg, 0, 0, cfg->sched ? 0 : -1)->perturb,
 			   (cfg->swarm & (1u << CGT_SWARM_PERTURB)) || cfg->perturb, cfg->seed);
+	mcfg.reap_delay = cgt_phase_now()->reap_delay;
 	run->next_phase_s = cgt_swarm_length_s(cfg, 0);
 	run->next_phase_step = cgt_swarm_length_steps(cfg, 0);
 	if (run->hooks->begin)

@@ -89,6 +89,10 @@ void cgt_swarm_draw(const struct cgt_run_config *cfg, int index, struct cgt_phas
 	if (swarmed(cfg, CGT_SWARM_READS) &&
 	    !draw_weights(&r, p->reads, CGT_NR_READS, prng_below(&r, 4)))
 		p->reads[prng_below(&r, CGT_NR_READS)] = 1;
+	/* drawn last, so the dimensions before it draw as they did before it was one */
+	p->reap_delay = (int)cfg->reap_delay;
+	if (swarmed(cfg, CGT_SWARM_REAP))
+		p->reap_delay = !prng_below(&r, 3) ? 0 : 1 + (int)prng_below(&r, 32);
 }
 
 /*

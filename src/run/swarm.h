@@ -3,7 +3,9 @@
  * Swarm testing (Groce et al., "Swarm Testing", ISSTA 2012): rather than one configuration
  * for a whole run, the run is cut into phases, each with a configuration drawn from the seed:
  * how many model threads may live, which operations run and how often, how many forks make
- * threads, how much perturbation widens the windows, how many walkers read. Many small
+ * threads, how much perturbation widens the windows, how many walkers read, how long a dead
+ * process waits for its parent's wait() (not at all: the only way a group's last thread
+ * reaps its zombie leader, release_task's zap_leader). Many small
  * configurations, some leaving features out, find more than one large one with everything
  * on. A dimension given on the command line is pinned (--swarm names the free ones); the
  * readers' kinds (reads) have no option of their own: only --swarm pins them.
@@ -24,7 +26,8 @@ struct cgt_run_config;
 	X(CLONE,	"clone-thread")			\
 	X(PERTURB,	"perturb")			\
 	X(WALKERS,	"walkers")			\
-	X(READS,	"reads")
+	X(READS,	"reads")			\
+	X(REAP,		"reap-delay")
 
 enum cgt_swarm_dim {
 #define X(id, name) CGT_SWARM_##id,
@@ -48,6 +51,7 @@ struct cgt_phase {
 	int perturb;			/* per mille (free-running runs only) */
 	int walkers;			/* walkers that read; the others idle */
 	unsigned int reads[CGT_NR_READS];	/* weights of the readers' kinds */
+	int reap_delay;			/* operations a zombie waits for its parent; 0: none */
 };
 
 /* Phase @index of a run: its configuration (pinned dimensions from @cfg) and length. */
