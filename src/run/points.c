@@ -28,7 +28,9 @@ static __thread const void *reading;	/* the group this operation last read (a ke
  * @max_ns: the longest delay at this point. Most points get a short one (to 200 us); a
  * walker under rcu_read_lock may be preempted (PREEMPT_RCU) for longer, but not so long
  * that grace periods stall (2 ms), and so may a task just out of its read-side section
- * (2 ms: what it found there may be freed meanwhile); filldir copies to user space and may
+ * (2 ms: what it found there may be freed meanwhile), and so may a reader holding a lock a
+ * writer waits for (softirqs on its CPU, or an rwsem reader preempted: on a reader-first
+ * lock, the readers that come meanwhile pass the writer); filldir copies to user space and may
  * fault on a page that must be read in, the longest sleep (20 ms, past liburcu's 10 ms
  * callback batching), as long as a task out of its section may be preempted where its
  * group is changing: no grace period bounds it, and what it found is freed under it.
@@ -92,10 +94,20 @@ static const struct task *point_task(enum cgt_point_id id, const void *obj,
 }
 
 /*
+ * A reader that got a lock a writer is waiting for: whether the lock lets the next readers
+ * in past that writer is decided while this one holds it, so its hold is the window.
+ */
+static bool read_held_writer_waits(const struct cgt_lock_op *op)
+{
+	return op->side == CGT_READ &&
+	       __atomic_load_n(&op->lock->writers_waiting, __ATOMIC_RELAXED) > 0;
+}
+
+/*
  * Does this point meet another thread on its group? A change also marks its tid as hot. A
  * reader just out of its read-side section still holds what it found there (a task it is
  * about to take a reference on): its RCU exit meets on the group it last read, until its
- * operation ends.
+ * operation ends. A reader holding a lock meets the writer waiting for it.
  */
 static bool meets(enum cgt_point_id id, const void *obj)
 {
@@ -105,6 +117,8 @@ static bool meets(enum cgt_point_id id, const void *obj)
 
 	if (!READ_ONCE(meet_on) || !cgt_self)
 		return false;
+	if (id == CGT_PT_LOCK_HELD)
+		return read_held_writer_waits(obj);
 	if (id == CGT_PT_LOOP)
 		reading = NULL;
 	if (id == CGT_PT_RCU_EXIT)
@@ -126,7 +140,7 @@ static void perturb_at(enum cgt_point_id id, const void *obj)
 
 	if (id == CGT_PT_READDIR_STEP || (id == CGT_PT_RCU_EXIT && met))
 		perturb(20000000, met);
-	else if (id == CGT_PT_WALK_STEP || id == CGT_PT_RCU_EXIT)
+	else if (id == CGT_PT_WALK_STEP || id == CGT_PT_RCU_EXIT || (id == CGT_PT_LOCK_HELD && met))
 		perturb(2000000, met);
 	else
 		perturb(200000, met);
