@@ -94,12 +94,14 @@ static const struct task *point_task(enum cgt_point_id id, const void *obj,
 }
 
 /*
- * A reader that got a lock a writer is waiting for: whether the lock lets the next readers
- * in past that writer is decided while this one holds it, so its hold is the window.
+ * A reader that got a reader-first lock a writer is waiting for: whether the next readers
+ * get in past that writer is decided while this one holds it, so its hold is the window. On
+ * a fair or writer-first lock nobody passes the writer, and a delay there only stalls the
+ * queue behind it.
  */
 static bool read_held_writer_waits(const struct cgt_lock_op *op)
 {
-	return op->side == CGT_READ &&
+	return op->side == CGT_READ && op->lock->ops->policy == CGT_POLICY_READER_FIRST &&
 	       __atomic_load_n(&op->lock->writers_waiting, __ATOMIC_RELAXED) > 0;
 }
 
