@@ -319,31 +319,6 @@ static void record_step(enum cgt_point_id id, const void *obj)
 		stepped[nstepped++] = (struct task *)obj;
 }
 
-static const void *entered;
-
-static void record_enter(enum cgt_point_id id, const void *obj)
-{
-	if (id == CGT_PT_RCU_ENTER && obj)
-		entered = obj;
-}
-
-/*
- * cgroup.procs names, under RCU, the leader it is about to lock: a perturbation aimed at
- * groups being changed (an exec by another thread) may delay it there, the window in which
- * the exec strips that leader of its leadership and the write looks again.
- */
-Test(cgroup, procs_write_names_the_leader_it_found)
-{
-	struct task *grp[3];
-
-	fork_group(grp, 3);
-	entered = NULL;
-	cgt_point_set_hook(record_enter);
-	cr_assert_eq(cgroup_procs_write(&cgroups[CPU][1], grp[2]->pid), 0);
-	cgt_point_set_hook(NULL);
-	cr_assert_eq(entered, grp[0], "the leader of the thread whose pid was written");
-}
-
 Test(cgroup, iteration_steps_carry_their_task)
 {
 	struct task *grp[3], *t;

@@ -401,7 +401,6 @@ retry:
 	}
 	if (threadgroup)
 		tsk = READ_ONCE(tsk->group_leader);
-	cgt_point(CGT_PT_RCU_ENTER, tsk);	/* the group it moves, for perturbation's aim */
 	get_task_struct(tsk);
 	rcu_read_unlock();
 
