@@ -22,7 +22,8 @@ static uint64_t perturb_seed;
 static __thread struct prng perturb_rng;
 static __thread int perturb_rng_for;	/* the thread id the generator was seeded for */
 static __thread const struct cgt_walk *walk_now;	/* the walk this thread last stepped */
-static __thread const void *reading;	/* the group this operation last read (a key only) */
+static __thread const void *holding;	/* the group of the task this operation last looked
+					 * up under RCU (a key only) */
 
 /*
  * @max_ns: the longest delay at this point. Most points get a short one (to 200 us); a
@@ -107,9 +108,11 @@ static bool read_held_writer_waits(const struct cgt_lock_op *op)
 
 /*
  * Does this point meet another thread on its group? A change also marks its tid as hot. A
- * reader just out of its read-side section still holds what it found there (a task it is
- * about to take a reference on): its RCU exit meets on the group it last read, until its
- * operation ends. A reader holding a lock meets the writer waiting for it.
+ * reader that looked a task up under RCU (an RCU entry that names it) may leave its
+ * read-side section still holding it, about to take a reference or a lock on it: its RCU
+ * exit meets on that task's group, until its operation ends. A walk's exit does not: what it
+ * found there it is done with, and a 20-ms delay after each walk near a changing group cost
+ * the walkers most of their walks. A reader holding a lock meets the writer waiting for it.
  */
 static bool meets(enum cgt_point_id id, const void *obj)
 {
@@ -122,16 +125,16 @@ static bool meets(enum cgt_point_id id, const void *obj)
 	if (id == CGT_PT_LOCK_HELD)
 		return read_held_writer_waits(obj);
 	if (id == CGT_PT_LOOP)
-		reading = NULL;
+		holding = NULL;
 	if (id == CGT_PT_RCU_EXIT)
-		return reading && cgt_meet(reading, CGT_MEET_READ, cgt_self->id, cgt_clock_ns());
+		return holding && cgt_meet(holding, CGT_MEET_READ, cgt_self->id, cgt_clock_ns());
 	if (!(t = point_task(id, obj, &role)))
 		return false;
 	group = READ_ONCE(t->signal);
 	if (role == CGT_MEET_CHANGE)
 		cgt_meet_changing(READ_ONCE(t->pid));
-	else
-		reading = group;
+	else if (id == CGT_PT_RCU_ENTER)
+		holding = group;
 	return cgt_meet(group, role, cgt_self->id, cgt_clock_ns());
 }
 
