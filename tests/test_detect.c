@@ -1053,6 +1053,27 @@ Test(detect, deadline_fires_when_nothing_moves)
 		cgt_thread_unregister(&t[i]);
 }
 
+/* So is one whose model threads still pass marked points, however slowly they end. */
+Test(detect, deadline_waits_while_a_thread_steps)
+{
+	static struct cgt_thread t;
+
+	start_with_deadline(0.3);
+	cgt_thread_register(&t, CGT_ROLE_ACTOR, 100);
+	for (int i = 0; i < 30; i++) {		/* 1.5 s of steps, one each 50 ms */
+		sleep_ms(50);
+		WRITE_ONCE(t.heartbeat_ns, cgt_clock_ns());
+		cr_assert_not(__atomic_load_n(&aborted, __ATOMIC_ACQUIRE),
+			      "deadline reported while a thread stepped (%d steps)", i);
+	}
+	for (int i = 0; i < 100 && !__atomic_load_n(&aborted, __ATOMIC_ACQUIRE); i++)
+		sleep_ms(50);
+	cr_assert(__atomic_load_n(&aborted, __ATOMIC_ACQUIRE), "no abort once it stopped");
+	cr_assert_eq(cgt_failure_count(CGT_DET_DEADLINE), 1);
+	cgt_detect_stop();
+	cgt_thread_unregister(&t);
+}
+
 /*
  * A run winding down past its deadline (threads leaving, as a loaded machine's slow end
  * does) is let finish; once they stop leaving, the deadline holds again.
