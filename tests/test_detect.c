@@ -984,7 +984,8 @@ Test(detect, invariant_split_group, .init = model_boot_while_each, .fini = model
 	cr_assert_eq(cgt_failures_total(), 0, "a whole-group migration reported a failure");
 	move_one_thread(th[1], &cgroups[0][2]);
 
-	cr_assert_neq(cgt_check_group_in(th[0], &cgroups[0][1], NULL, 0), 0, "a split group went unnoticed");
+	cr_assert_neq(cgt_check_group_in(th[0], &cgroups[0][1], NULL, 0), 0,
+		      "a split group went unnoticed");
 	cr_assert_eq(cgt_failure_count(CGT_DET_INVARIANT), 1);
 	cr_assert_eq(cgt_failures_total(), 1);
 	cr_assert(first_failure(CGT_DET_INVARIANT, &f));

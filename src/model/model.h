@@ -353,7 +353,8 @@ void check_cset_link_locked(const struct cgrp_cset_link *link, const struct cgro
 /* invariants.c */
 /* A broken invariant seen while the run goes on: an invariant failure (core/failure.h). */
 void cgt_violation(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-/* 0, or -1 with the first broken invariant in @why: the model must be held still. */int cgt_check_invariants(char *why, size_t len);
+/* 0, or -1 with the first broken invariant in @why: the model must be held still. */
+int cgt_check_invariants(char *why, size_t len);
 int cgt_check_leaks(char *why, size_t len);
 int cgt_check_group_in(struct task *leader, const struct cgroup *cgrp,
 		       struct task *const *exempt, size_t nexempt);
