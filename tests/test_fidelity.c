@@ -473,25 +473,36 @@ Test(fidelity, proc_task_readdir_resume_misses_a_live_thread)
 }
 
 /*
- * exit_notify, do_notify_parent, wait_task_zombie (kernel/exit.c): with SIGCHLD not ignored,
- * a process whose last thread has exited stays a zombie, hashed and listed, until its
- * parent's wait() (here after reap_delay model operations) releases it.
+ * The model with the default locks, a parent that reaps after @reap_delay operations (0: at
+ * once) and numbers handed out again past @pid_max (0: never).
  */
-Test(era, exit_notify_zombie_until_the_parent_waits)
+static void boot_model(long reap_delay, int pid_max)
 {
 	struct cgt_model_config cfg = {
 		.css_set_lock_ops = cgt_lock_find("rwsem"),
 		.tasklist_lock_ops = cgt_lock_find("rwlock"),
 		.iter = CGT_ITER_FOR_EACH,
 		.walk_limit = FIXTURE_WALK_LIMIT,
-		.reap_delay = 3,
+		.reap_delay = reap_delay,
+		.pid_max = pid_max,
 	};
+
+	cgt_rcu_register_thread();
+	cr_assert_eq(cgt_model_init(&cfg), 0);
+}
+
+/*
+ * exit_notify, do_notify_parent, wait_task_zombie (kernel/exit.c): with SIGCHLD not ignored,
+ * a process whose last thread has exited stays a zombie, hashed and listed, until its
+ * parent's wait() (here after reap_delay model operations) releases it.
+ */
+Test(era, exit_notify_zombie_until_the_parent_waits)
+{
 	struct task *th[2];
 	long nr, missed;
 	int pid;
 
-	cgt_rcu_register_thread();
-	cr_assert_eq(cgt_model_init(&cfg), 0);
+	boot_model(3, 0);
 	fork_group(th, 2);
 	pid = th[0]->pid;
 	do_exit(th[0]);
@@ -514,19 +525,11 @@ Test(era, exit_notify_zombie_until_the_parent_waits)
  */
 Test(era, a_parent_that_starts_ignoring_sigchld_reaps_what_waits)
 {
-	struct cgt_model_config cfg = {
-		.css_set_lock_ops = cgt_lock_find("rwsem"),
-		.tasklist_lock_ops = cgt_lock_find("rwlock"),
-		.iter = CGT_ITER_FOR_EACH,
-		.walk_limit = FIXTURE_WALK_LIMIT,
-		.reap_delay = 1000,
-	};
 	struct task *a[1], *b[2];
 	long nr, missed;
 	int pid_a, pid_b;
 
-	cgt_rcu_register_thread();
-	cr_assert_eq(cgt_model_init(&cfg), 0);
+	boot_model(1000, 0);
 	fork_group(a, 1);
 	fork_group(b, 2);
 	pid_a = a[0]->pid;
@@ -545,20 +548,6 @@ Test(era, a_parent_that_starts_ignoring_sigchld_reaps_what_waits)
 	model_shutdown();
 }
 
-static void boot_pid_max(int pid_max)
-{
-	struct cgt_model_config cfg = {
-		.css_set_lock_ops = cgt_lock_find("rwsem"),
-		.tasklist_lock_ops = cgt_lock_find("rwlock"),
-		.iter = CGT_ITER_FOR_EACH,
-		.walk_limit = FIXTURE_WALK_LIMIT,
-		.pid_max = pid_max,
-	};
-
-	cgt_rcu_register_thread();
-	cr_assert_eq(cgt_model_init(&cfg), 0);
-}
-
 /*
  * alloc_pidmap, free_pid (kernel/pid.c, 3.14): numbers go up from last_pid, wrap at pid_max
  * to RESERVED_PIDS, skip those in use, and run out (fork fails with -ENOMEM, as 3.14's
@@ -569,7 +558,7 @@ Test(era, alloc_pidmap_wraps_at_pid_max_to_reserved_pids)
 	struct pid *p[RESERVED_PIDS + 10];
 	int n = 0;
 
-	boot_pid_max(RESERVED_PIDS + 4);	/* init has 1; 2..303 are left */
+	boot_model(0, RESERVED_PIDS + 4);	/* init has 1; 2..303 are left */
 	while ((p[n] = alloc_pid()) != NULL) {
 		cr_assert_eq(p[n]->nr, n + 2, "in order until pid_max: %d", p[n]->nr);
 		n++;
@@ -602,7 +591,7 @@ Test(era, free_pid_number_reused_within_a_grace_period)
 	struct pid *old;
 	int nr;
 
-	boot_pid_max(RESERVED_PIDS + 2);	/* two numbers past init's reach: 2 .. 301 */
+	boot_model(0, RESERVED_PIDS + 2);	/* two numbers past init's reach: 2 .. 301 */
 	for (int i = 2; i < RESERVED_PIDS + 1; i++)
 		cr_assert_not_null(alloc_pid());	/* leaked on purpose: no shutdown check */
 	a = fork_process();
@@ -643,7 +632,7 @@ Test(era, first_tid_ignores_a_reused_tid_of_another_group)
 	struct task *th[6], *other;
 	long nr, missed;
 
-	boot_pid_max(RESERVED_PIDS + 7);
+	boot_model(0, RESERVED_PIDS + 7);
 	for (int i = 2; i < RESERVED_PIDS; i++)
 		cr_assert_not_null(alloc_pid());	/* the space is 300..306 from here */
 	fork_group(th, 6);			/* 300..305: four names a getdents call */

@@ -44,8 +44,8 @@ void cgt_reap_zombies(bool all)
 
 	if (!__atomic_load_n(&nr_zombies, __ATOMIC_RELAXED))
 		return;
-	now = all || !delay ? 0 : __atomic_add_fetch(&zombie_clock, 1, __ATOMIC_RELAXED);
 	all = all || !delay;
+	now = all ? 0 : __atomic_add_fetch(&zombie_clock, 1, __ATOMIC_RELAXED);
 	while (__atomic_load_n(&nr_zombies, __ATOMIC_RELAXED)) {
 		pthread_mutex_lock(&zombie_lock);
 		p = cds_list_empty(&zombies) ? NULL :
