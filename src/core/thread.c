@@ -7,6 +7,7 @@
 #include <pthread.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -19,6 +20,7 @@ __thread struct cgt_thread *cgt_self;
 
 static pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct cgt_thread *registry;
+static int nregistered;
 static int next_id;
 static struct cgt_thread graveyard[GRAVEYARD_SIZE];
 static unsigned int graveyard_next;
@@ -55,6 +57,7 @@ void cgt_thread_register(struct cgt_thread *t, enum cgt_role role, int pid)
 	t->id = ++next_id;
 	t->next = registry;
 	registry = t;
+	nregistered++;
 	pthread_mutex_unlock(&registry_lock);
 	cgt_self = t;
 	cgt_cover_counts = t->cover.n;
@@ -113,13 +116,26 @@ static void thread_copy_state(struct cgt_thread *dst, const struct cgt_thread *s
 	dst->next = NULL;
 }
 
-int cgt_threads_snapshot(struct cgt_thread *out, int max)
+int cgt_threads_snapshot(struct cgt_thread **buf, int *cap)
 {
 	int n = 0;
 
 	pthread_mutex_lock(&registry_lock);
-	for (struct cgt_thread *t = registry; t && n < max; t = t->next)
-		thread_copy_state(&out[n++], t);
+	while (nregistered > *cap) {
+		/* room for the threads forked while it grows, so a busy run rarely loops */
+		int want = nregistered + nregistered / 4 + 64;
+		struct cgt_thread *v;
+
+		pthread_mutex_unlock(&registry_lock);
+		v = realloc(*buf, (size_t)want * sizeof(*v));
+		if (!v)
+			return -1;
+		*buf = v;
+		*cap = want;
+		pthread_mutex_lock(&registry_lock);
+	}
+	for (struct cgt_thread *t = registry; t; t = t->next)
+		thread_copy_state(&(*buf)[n++], t);
 	pthread_mutex_unlock(&registry_lock);
 	return n;
 }
@@ -162,6 +178,7 @@ void cgt_thread_unregister(struct cgt_thread *t)
 	for (pp = &registry; *pp; pp = &(*pp)->next) {
 		if (*pp == t) {
 			*pp = t->next;
+			nregistered--;
 			break;
 		}
 	}

@@ -120,10 +120,11 @@ void cgt_threads_cover_reset(void);
 /* Copy a thread's state with atomic loads: it may still be running. */
 void cgt_thread_copy(struct cgt_thread *dst, const struct cgt_thread *src);
 /*
- * Copies of the state of at most @max live threads (not their event rings or coverage),
- * taken under the registry lock; how many.
+ * Copies of the state of every live thread (not their event rings or coverage), taken under
+ * the registry lock, into *@buf, which is grown (*@cap: its room) to hold them all: a hang's
+ * holder may be any one of 30,000. How many, or -1 if memory ran out.
  */
-int cgt_threads_snapshot(struct cgt_thread *out, int max);
+int cgt_threads_snapshot(struct cgt_thread **buf, int *cap);
 /*
  * What a detector, looking at a copy, marks on the live thread @id: only if it is still in
  * the wait (or the walk) that began at @since, so a mark never lands on a later one.

@@ -28,18 +28,21 @@ static int npoint_hooks, nresume_hooks;
 
 static void *watchdog_main(void *arg)
 {
-	struct cgt_thread *v = calloc(CGT_SNAP_MAX, sizeof(*v));
+	struct cgt_thread *v = NULL;
+	int cap = 0;
 	struct timespec ts = { 0, WATCH_PERIOD_NS };
 	struct cgt_thread self;
 
 	(void)arg;
 	cgt_thread_register(&self, CGT_ROLE_WATCHDOG, 0);
-	while (v && !__atomic_load_n(&watchdog_stop, __ATOMIC_ACQUIRE)) {
+	while (!__atomic_load_n(&watchdog_stop, __ATOMIC_ACQUIRE)) {
 		uint64_t now;
 		int n;
 
 		nanosleep(&ts, NULL);
-		n = dcfg.controlled ? 0 : cgt_threads_snapshot(v, CGT_SNAP_MAX);
+		n = dcfg.controlled ? 0 : cgt_threads_snapshot(&v, &cap);
+		if (n < 0)
+			continue;	/* out of memory: look again next time */
 		now = cgt_clock_ns();
 		for_each_detector(d)
 			if ((*d)->watch && (!dcfg.controlled || (*d)->wall_clock))

@@ -73,9 +73,6 @@ void cgt_detect_after_exit(void);
 /* The run ends early (its deadline, a crash): what the detectors saw but did not yet say. */
 void cgt_detect_last_look(void);
 
-/* The most threads a look takes in. */
-#define CGT_SNAP_MAX	4096
-
 /* registry.c */
 extern const struct cgt_detector_ops *const cgt_detectors[CGT_NR_DETECTORS];
 

@@ -1,12 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * hang: a thread blocked too long, reported as the kernel's hung-task report would be, with
- * the wait-for picture over every model lock and the RCU grace period (who holds what, who
- * waits for what) and the deadlock cycle when there is one. A free-running run reports a
- * wait past --stall (watch); a controlled run, the moment no model thread can run (stuck).
- * A lock that others keep taking is busy, not hung (unfair at worst), and is left to the
- * starvation detector.
+ * hang: a wait-for chain that stopped, reported as the kernel's hung-task report would be,
+ * with the chain (who waits for whom, down to the holders at its end and what they are
+ * doing), the wait-for picture over every model lock and the RCU grace period, and the
+ * deadlock cycle when there is one. A free-running run judges by progress, not time alone:
+ * a thread that has waited past --stall is hung only if nothing along its chain has moved
+ * within the stall (no lock on it was taken, no thread on it passed a marked point, none at
+ * its end is runnable). A long queue that keeps moving is a convoy: counted per lock class,
+ * never a failure (the kernel's hung_task waits 120 s for the same reason). A controlled run
+ * reports the moment no model thread can run (stuck).
  */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,51 +18,319 @@
 #include "detect.h"
 #include "../locks/lock.h"
 
+#define MAX_EDGES	(1 << 22)	/* past it the graph is cut: unfinished chains move */
+#define CHAIN_LINES	24		/* threads of a chain named in a report */
+
 static double stall_s;
 
-/* Does @h stand in @w's way? Holding what @w waits for, or (an RCU reader) its grace period. */
-static bool blocks(const struct cgt_thread *w, const struct cgt_thread *h)
+/*
+ * The wait-for graph of one look: an edge from each waiter to each thread in its way, found
+ * through sorted indexes (of held locks, waiting writers, RCU readers and thread groups) so
+ * that a look at 30,000 threads stays cheap; the edges of one waiter are adjacent in to[].
+ */
+struct graph {
+	const struct cgt_thread *v;
+	int n;
+	int *first, *nout;		/* per thread: its edges in to[] */
+	int *to;
+	long nedges;
+	bool cut;			/* MAX_EDGES reached: every chain counts as moving */
+	char *moves;			/* its chain moved within the stall: MOVES, STOPPED, or
+					 * 0 not yet looked at (a look at /proc costs) */
+};
+
+struct entry {
+	uintptr_t key;			/* a lock, a thread group; 0 for RCU readers */
+	uint64_t since;			/* a writer's wait, a reader's section began */
+	int idx;
+	int write;
+};
+
+static int entry_cmp(const void *a, const void *b)
 {
-	if (w == h || !w->wait_obj)
+	const struct entry *x = a, *y = b;
+
+	if (x->key != y->key)
+		return x->key < y->key ? -1 : 1;
+	return x->since < y->since ? -1 : x->since > y->since;
+}
+
+/* The first entry of @e (sorted) whose key is @key, or @n. */
+static int entry_find(const struct entry *e, int n, uintptr_t key)
+{
+	int lo = 0, hi = n;
+
+	while (lo < hi) {
+		int mid = lo + (hi - lo) / 2;
+
+		if (e[mid].key < key)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+struct indexes {
+	struct entry *held, *wwait, *rcu, *group;
+	int nheld, nwwait, nrcu, ngroup;
+};
+
+static void edge(struct graph *g, long *e, int to)
+{
+	if (*e >= MAX_EDGES) {
+		g->cut = true;
+		return;
+	}
+	if (g->to)
+		g->to[*e] = to;
+	++*e;
+}
+
+/* The edges out of waiter @w, written to g->to if it is there, else only counted. */
+static void edges_of(struct graph *g, const struct indexes *x, int w, long *e)
+{
+	const struct cgt_thread *t = &g->v[w];
+	uintptr_t obj = (uintptr_t)t->wait_obj;
+	int k;
+
+	switch (t->wait_kind) {
+	case CGT_WAIT_READ:
+	case CGT_WAIT_WRITE:
+		for (k = entry_find(x->held, x->nheld, obj); k < x->nheld && x->held[k].key == obj; k++)
+			if (x->held[k].idx != w && (t->wait_kind == CGT_WAIT_WRITE || x->held[k].write))
+				edge(g, e, x->held[k].idx);
+		/*
+		 * a writer-preferring lock makes new readers queue behind a waiting writer (one
+		 * that asked in the same tick of the coarse clock may have come first)
+		 */
+		if (t->wait_kind == CGT_WAIT_READ)
+			for (k = entry_find(x->wwait, x->nwwait, obj);
+			     k < x->nwwait && x->wwait[k].key == obj &&
+			     x->wwait[k].since <= t->wait_since_ns; k++)
+				edge(g, e, x->wwait[k].idx);
+		break;
+	case CGT_WAIT_GP:
+		for (k = 0; k < x->nrcu && x->rcu[k].since <= t->wait_since_ns; k++)
+			if (x->rcu[k].idx != w)
+				edge(g, e, x->rcu[k].idx);
+		break;
+	case CGT_WAIT_GROUP_EXIT:
+		for (k = entry_find(x->group, x->ngroup, obj); k < x->ngroup && x->group[k].key == obj;
+		     k++)
+			if (x->group[k].idx != w)
+				edge(g, e, x->group[k].idx);
+		break;
+	default:
+		break;
+	}
+}
+
+static int indexes_build(struct indexes *x, const struct cgt_thread *v, int n)
+{
+	size_t room = (size_t)(n ? n : 1);
+
+	memset(x, 0, sizeof(*x));
+	x->held = malloc(sizeof(struct entry) * room * CGT_MAX_HELD);
+	x->wwait = malloc(sizeof(struct entry) * room);
+	x->rcu = malloc(sizeof(struct entry) * room);
+	x->group = malloc(sizeof(struct entry) * room);
+	if (!x->held || !x->wwait || !x->rcu || !x->group)
+		return -1;
+	for (int i = 0; i < n; i++) {
+		const struct cgt_thread *t = &v[i];
+
+		for (int h = 0; h < t->nheld && h < CGT_MAX_HELD; h++)
+			x->held[x->nheld++] = (struct entry){ (uintptr_t)t->held[h].lock, 0, i,
+							      t->held[h].write };
+		if (t->wait_obj && t->wait_kind == CGT_WAIT_WRITE)
+			x->wwait[x->nwwait++] = (struct entry){ (uintptr_t)t->wait_obj,
+								t->wait_since_ns, i, 1 };
+		if (t->rcu_depth)
+			x->rcu[x->nrcu++] = (struct entry){ 0, t->rcu_since_ns, i, 0 };
+		if (t->group)
+			x->group[x->ngroup++] = (struct entry){ (uintptr_t)t->group, 0, i, 0 };
+	}
+	qsort(x->held, (size_t)x->nheld, sizeof(struct entry), entry_cmp);
+	qsort(x->wwait, (size_t)x->nwwait, sizeof(struct entry), entry_cmp);
+	qsort(x->rcu, (size_t)x->nrcu, sizeof(struct entry), entry_cmp);
+	qsort(x->group, (size_t)x->ngroup, sizeof(struct entry), entry_cmp);
+	return 0;
+}
+
+static void indexes_free(struct indexes *x)
+{
+	free(x->held);
+	free(x->wwait);
+	free(x->rcu);
+	free(x->group);
+}
+
+static void graph_free(struct graph *g)
+{
+	free(g->first);
+	free(g->nout);
+	free(g->to);
+	free(g->moves);
+	memset(g, 0, sizeof(*g));
+}
+
+/* Edges counted first, then written: one allocation of the size they need. */
+static int graph_build(struct graph *g, const struct cgt_thread *v, int n)
+{
+	size_t room = (size_t)(n ? n : 1);
+	struct indexes x;
+	long e = 0;
+	int ret = -1;
+
+	memset(g, 0, sizeof(*g));
+	g->v = v;
+	g->n = n;
+	g->first = calloc(room, sizeof(int));
+	g->nout = calloc(room, sizeof(int));
+	g->moves = calloc(room, 1);
+	if (indexes_build(&x, v, n) || !g->first || !g->nout || !g->moves)
+		goto out;
+	for (int w = 0; w < n && !g->cut; w++)
+		if (v[w].wait_obj)
+			edges_of(g, &x, w, &e);
+	g->nedges = e;
+	g->to = malloc(sizeof(int) * (size_t)(g->cut ? 1 : e ? e : 1));
+	if (!g->to)
+		goto out;
+	e = 0;
+	for (int w = 0; w < n && !g->cut; w++) {
+		g->first[w] = (int)e;
+		if (v[w].wait_obj)
+			edges_of(g, &x, w, &e);
+		g->nout[w] = (int)(e - g->first[w]);
+	}
+	ret = 0;
+out:
+	indexes_free(&x);
+	if (ret)
+		graph_free(g);
+	return ret;
+}
+
+/*
+ * When each static lock was last seen taken: a lock that moved once after a thread began to
+ * wait (its writer got in, then deadlocked) has not moved since. Looked at by the watchdog
+ * alone; a lock seen for the first time counts as just moved.
+ */
+#define MAX_LOCKS_SEEN	32
+static struct {
+	const void *lock;
+	long acquisitions;
+	uint64_t changed_ns;
+} locks_seen[MAX_LOCKS_SEEN];
+static int nlocks_seen;
+
+static uint64_t lock_changed(const void *lock, uint64_t now)
+{
+	long acq = cgt_lock_acquisitions(lock);
+	int k;
+
+	for (k = 0; k < nlocks_seen && locks_seen[k].lock != lock; k++)
+		;
+	if (k == nlocks_seen) {
+		if (k == MAX_LOCKS_SEEN)
+			return now;
+		nlocks_seen++;
+		locks_seen[k].lock = lock;
+		locks_seen[k].acquisitions = acq;
+		locks_seen[k].changed_ns = now;
+	} else if (locks_seen[k].acquisitions != acq) {
+		locks_seen[k].acquisitions = acq;
+		locks_seen[k].changed_ns = now;
+	}
+	return locks_seen[k].changed_ns;
+}
+
+/* Has the static lock @t waits for been taken since @t began to wait, and within the stall? */
+static bool lock_moved(const struct cgt_thread *t, uint64_t now, uint64_t stall)
+{
+	if (!t->wait_static || (t->wait_kind != CGT_WAIT_READ && t->wait_kind != CGT_WAIT_WRITE))
 		return false;
-	if (w->wait_kind == CGT_WAIT_GP)
-		return h->rcu_depth > 0 && h->rcu_since_ns <= w->wait_since_ns;
-	if (w->wait_kind != CGT_WAIT_READ && w->wait_kind != CGT_WAIT_WRITE)
-		return false;
-	for (int i = 0; i < h->nheld && i < CGT_MAX_HELD; i++)
-		if (h->held[i].lock == w->wait_obj &&
-		    (w->wait_kind == CGT_WAIT_WRITE || h->held[i].write))
-			return true;
-	/* a writer-preferring lock makes new readers queue behind a waiting writer */
-	return w->wait_kind == CGT_WAIT_READ && h->wait_obj == w->wait_obj &&
-	       h->wait_kind == CGT_WAIT_WRITE && h->wait_since_ns < w->wait_since_ns;
+	return cgt_lock_acquisitions(t->wait_obj) != t->wait_acq_seen &&
+	       cgt_age_ns(now, lock_changed(t->wait_obj, now)) <= stall;
+}
+
+/*
+ * What a thread shows of progress on its own: a marked point passed within the stall (a
+ * thread that began its wait then, or steps a walk while it holds a lock), a lock it waits
+ * for that others keep taking, a CPU it is on or waits for (a loaded machine: slow, not
+ * stuck), or the driver holding it still. A waiter's own chain is judged by what it waits
+ * for: its wait began long ago, or it would not be asked about.
+ */
+static bool thread_moves(const struct cgt_thread *t, uint64_t now, uint64_t stall)
+{
+	if (t->parked || lock_moved(t, now, stall))
+		return true;
+	if (cgt_age_ns(now, t->heartbeat_ns) <= stall)
+		return true;
+	/* a spinning waiter is runnable by design: only its lock can show it moves */
+	return !t->wait_obj && cgt_thread_runnable(t->os_tid);
+}
+
+enum { MOVES = 1, STOPPED };
+
+static bool moves(struct graph *g, int i, uint64_t now, uint64_t stall)
+{
+	if (!g->moves[i])
+		g->moves[i] = g->cut || thread_moves(&g->v[i], now, stall) ? MOVES : STOPPED;
+	return g->moves[i] == MOVES;
+}
+
+/*
+ * Every waiter's verdict: it moves, or some thread along its chain does. Backwards over the
+ * edges until nothing changes (a chain is a few threads long: a few passes); a thread in
+ * nobody's way is looked at only once some waiter's chain reaches it.
+ */
+static void graph_progress(struct graph *g, uint64_t now, uint64_t stall)
+{
+	bool changed = true;
+
+	for (int pass = 0; changed && pass < g->n; pass++) {
+		changed = false;
+		for (int w = 0; w < g->n; w++) {
+			if (!g->v[w].wait_obj || moves(g, w, now, stall))
+				continue;
+			for (int k = 0; k < g->nout[w]; k++)
+				if (moves(g, g->to[g->first[w] + k], now, stall)) {
+					g->moves[w] = MOVES;
+					changed = true;
+					break;
+				}
+		}
+	}
 }
 
 /*
  * Depth-first search from @at for a cycle in the wait-for graph; the hung thread need not be
  * on it (it may wait on a cycle). Fills @path with the cycle and returns its length, or 0.
  */
-static int find_cycle(const struct cgt_thread *v, int n, int at, int *stack, int depth, char *state,
+static int find_cycle(const struct graph *g, int at, int *stack, int depth, char *state,
 		      int *path)
 {
 	if (depth >= 32)
 		return 0;
 	stack[depth] = at;
 	state[at] = 1;			/* on the stack */
-	for (int j = 0; j < n; j++) {
-		if (!blocks(&v[at], &v[j]))
-			continue;
-		if (state[j] == 1) {
-			int k = depth, len;
+	for (int k = 0; k < g->nout[at]; k++) {
+		int j = g->to[g->first[at] + k];
 
-			while (stack[k] != j)
-				k--;
-			len = depth - k + 1;
-			memcpy(path, &stack[k], sizeof(int) * (size_t)len);
+		if (state[j] == 1) {
+			int s = depth, len;
+
+			while (stack[s] != j)
+				s--;
+			len = depth - s + 1;
+			memcpy(path, &stack[s], sizeof(int) * (size_t)len);
 			return len;
 		}
 		if (!state[j]) {
-			int len = find_cycle(v, n, j, stack, depth + 1, state, path);
+			int len = find_cycle(g, j, stack, depth + 1, state, path);
 
 			if (len)
 				return len;
@@ -68,11 +340,12 @@ static int find_cycle(const struct cgt_thread *v, int n, int at, int *stack, int
 	return 0;
 }
 
+#define put(...) do { if (off < len) off += (size_t)snprintf(buf + off, len - off, __VA_ARGS__); } while (0)
+
 static size_t describe(char *buf, size_t len, const struct cgt_thread *t, uint64_t now)
 {
 	size_t off = 0;
 
-#define put(...) do { if (off < len) off += (size_t)snprintf(buf + off, len - off, __VA_ARGS__); } while (0)
 	put("  thread %d (%s", t->id, cgt_role_name(t->role));
 	if (t->pid)
 		put(", tid %d", t->pid);
@@ -88,7 +361,6 @@ static size_t describe(char *buf, size_t len, const struct cgt_thread *t, uint64
 	if (t->walk_active)
 		put(" walking from tid %d, %ld steps", t->walk_start_pid, t->walk_steps);
 	put("\n");
-#undef put
 	return off;
 }
 
@@ -106,32 +378,101 @@ static size_t picture(char *buf, size_t len, const struct cgt_thread *v, int n, 
 	return off;
 }
 
-/* @blocked_step: a controlled run where no thread can run, at this decision; else -1. */
-static void report_hang(const struct cgt_thread *v, int n, int i, uint64_t now, long blocked_step)
+/*
+ * The chain from @w, breadth first: each waiter and what stands in its way, then the
+ * threads at its end (in nobody's way but their own work) and what each is doing, or that
+ * nobody holds what the last waiters wait for (a lost wakeup, or a lock left locked).
+ */
+static size_t chain(char *buf, size_t len, const struct graph *g, int w, bool cycle,
+		    uint64_t now)
 {
-	const struct cgt_thread *t = &v[i];
-	static char state[CGT_SNAP_MAX];
-	int stack[32], path[32], len;
+	int *queue = malloc(sizeof(int) * (size_t)g->n);
+	char *seen = calloc((size_t)g->n, 1);
+	int head = 0, tail = 0, ends = 0, orphans = 0;
+	size_t off = 0;
+
+	if (!queue || !seen)
+		goto out;
+	queue[tail++] = w;
+	seen[w] = 1;
+	put("wait-for chain (each waiter, then who is in its way):\n");
+	while (head < tail) {
+		int u = queue[head++];
+		const struct cgt_thread *t = &g->v[u];
+
+		if (!t->wait_obj)
+			continue;
+		if (head <= CHAIN_LINES) {
+			put("  thread %d waits for %s (%s) for %.2f s:", t->id, t->wait_name,
+			    cgt_wait_name(t->wait_kind), (double)cgt_age_ns(now, t->wait_since_ns) / 1e9);
+			if (!g->nout[u])
+				put(" nobody in its way holds it");
+		}
+		orphans += !g->nout[u];
+		for (int k = 0; k < g->nout[u]; k++) {
+			int h = g->to[g->first[u] + k];
+
+			if (head <= CHAIN_LINES && k < 8)
+				put(" thread %d", g->v[h].id);
+			if (!seen[h] && tail < g->n) {
+				seen[h] = 1;
+				queue[tail++] = h;
+			}
+		}
+		if (head <= CHAIN_LINES)
+			put("%s\n", g->nout[u] > 8 ? " ..." : "");
+	}
+	put("at its end:\n");
+	for (int k = 0; k < tail; k++) {
+		const struct cgt_thread *t = &g->v[queue[k]];
+
+		if (t->wait_obj || ends++ >= CHAIN_LINES)
+			continue;
+		off += describe(buf + off, off < len ? len - off : 0, t, now);
+		put("    last marked point %.2f s ago; %s\n",
+		    (double)cgt_age_ns(now, t->heartbeat_ns) / 1e9,
+		    cgt_thread_runnable(t->os_tid) ? "runnable" : "asleep");
+	}
+	if (!ends && orphans)
+		put("  no thread holds what the chain waits for (%d waiter(s) with nobody in the way)\n",
+		    orphans);
+	else if (!ends && cycle)
+		put("  none: the chain closes on itself (the deadlock cycle below)\n");
+out:
+	free(queue);
+	free(seen);
+	return off;
+}
+#undef put
+
+/* @blocked_step: a controlled run where no thread can run, at this decision; else -1. */
+static void report_hang(const struct graph *g, int i, uint64_t now, long blocked_step)
+{
+	const struct cgt_thread *v = g->v, *t = &v[i];
+	char *state = calloc((size_t)g->n, 1);
+	int stack[32], path[32], len = 0;
 	size_t off = 0, cap = 16384;
 	char *ev = malloc(cap);
 
-	if (!ev)
-		return;
-	memset(state, 0, (size_t)n);
-	len = find_cycle(v, n, i, stack, 0, state, path);
+	if (!ev || !state)
+		goto out;
+	len = find_cycle(g, i, stack, 0, state, path);
 	if (blocked_step >= 0)
 		off += (size_t)snprintf(ev + off, cap - off,
 					"INFO: at decision %ld no model thread can run; thread %d (%s, tid %d)\n"
-					"waits for %s (%s)\n\nwait-for picture:\n", blocked_step,
+					"waits for %s (%s)\n\n", blocked_step,
 					t->id, cgt_role_name(t->role), t->pid, t->wait_name,
 					cgt_wait_name(t->wait_kind));
 	else
 		off += (size_t)snprintf(ev + off, cap - off,
 					"INFO: thread %d (%s, tid %d) blocked for more than %g seconds,\n"
-					"waiting for %s (%s)\n\nwait-for picture:\n",
+					"waiting for %s (%s), and nothing along its wait-for chain moved\n\n",
 					t->id, cgt_role_name(t->role), t->pid, stall_s, t->wait_name,
 					cgt_wait_name(t->wait_kind));
-	off += picture(ev + off, cap - off, v, n, now);
+	off += chain(ev + off, cap - off, g, i, len > 0, now);
+	if (off < cap)
+		off += (size_t)snprintf(ev + off, cap - off, "\nwait-for picture:\n");
+	off += picture(ev + off, off < cap ? cap - off : 0, v, g->n, now);
 	if (len && off < cap) {
 		off += (size_t)snprintf(ev + off, cap - off, "\ndeadlock cycle:");
 		for (int k = 0; k < len && off < cap; k++)
@@ -165,83 +506,127 @@ static void report_hang(const struct cgt_thread *v, int n, int i, uint64_t now, 
 			 (double)cgt_age_ns(now, t->wait_since_ns) / 1e9,
 			 t->wait_name, cgt_wait_name(t->wait_kind),
 			 len ? "; deadlock cycle found" : "");
+out:
+	free(state);
 	free(ev);
 }
 
 static void hang_stuck(long step)
 {
-	struct cgt_thread *v = calloc(CGT_SNAP_MAX, sizeof(*v));
-	int n, first = -1;
+	struct cgt_thread *v = NULL;
+	struct graph g;
+	int cap = 0, n, first = -1;
 
-	if (!v)
+	n = cgt_threads_snapshot(&v, &cap);
+	if (n < 0 || graph_build(&g, v, n)) {
+		cgt_fail(CGT_DET_HANG, 0, NULL, "at decision %ld no model thread can run", step);
+		free(v);
 		return;
-	n = cgt_threads_snapshot(v, CGT_SNAP_MAX);
+	}
 	/* the lowest thread number among the waiters: the same one in every run */
 	for (int i = 0; i < n; i++)
 		if (v[i].wait_obj && !v[i].parked &&
 		    (first < 0 || v[i].sched_id < v[first].sched_id))
 			first = i;
 	if (first >= 0)
-		report_hang(v, n, first, cgt_clock_ns(), step);
+		report_hang(&g, first, cgt_clock_ns(), step);
 	else
 		cgt_fail(CGT_DET_HANG, 0, NULL, "at decision %ld no model thread can run", step);
+	graph_free(&g);
 	free(v);
 }
 
-/* Has the static lock @t waits for been taken by anyone since @t began to wait? */
-static bool lock_moved(const struct cgt_thread *t)
+/* Threads waiting per lock class in this look, and those past the stall in a moving queue. */
+static void note_queues(const struct graph *g, uint64_t now, uint64_t stall)
 {
-	if (!t->wait_static || (t->wait_kind != CGT_WAIT_READ && t->wait_kind != CGT_WAIT_WRITE))
-		return false;
-	return cgt_lock_acquisitions(t->wait_obj) != t->wait_acq_seen;
-}
+	enum { MAX_NAMES = 32 };
+	const char *name[MAX_NAMES];
+	int waiters[MAX_NAMES] = { 0 }, convoy[MAX_NAMES] = { 0 }, nnames = 0;
 
-/*
- * Does the group @t waits for in de_thread still move? A thread of it that passed a marked
- * point within the stall, waits in a queue that moves, or waits for nothing but a CPU (a
- * loaded machine), is on its way out; a group whose every thread is asleep and silent (or
- * that has none left: a lost wakeup) does not.
- */
-static bool group_moves(const struct cgt_thread *v, int n, const struct cgt_thread *t,
-			uint64_t now, uint64_t stall)
-{
-	if (t->wait_kind != CGT_WAIT_GROUP_EXIT)
-		return false;
-	for (int i = 0; i < n; i++) {
-		const struct cgt_thread *u = &v[i];
+	for (int i = 0; i < g->n; i++) {
+		const struct cgt_thread *t = &g->v[i];
+		int k;
 
-		if (u == t || u->group != t->wait_obj)
+		if (!t->wait_obj || (t->wait_kind != CGT_WAIT_READ && t->wait_kind != CGT_WAIT_WRITE))
 			continue;
-		if (cgt_age_ns(now, u->heartbeat_ns) <= stall || lock_moved(u) ||
-		    (!u->wait_obj && cgt_thread_runnable(u->os_tid)))
-			return true;
+		for (k = 0; k < nnames && name[k] != t->wait_name; k++)
+			;
+		if (k == nnames) {
+			if (nnames == MAX_NAMES)
+				continue;
+			name[nnames++] = t->wait_name;
+		}
+		waiters[k]++;
+		if (cgt_age_ns(now, t->wait_since_ns) > stall && g->moves[i] == MOVES)
+			convoy[k]++;
 	}
-	return false;
+	for (int k = 0; k < nnames; k++)
+		cgt_lock_class_note_queue(name[k], waiters[k], convoy[k]);
+}
+
+/* Does @w's chain reach a wait already reported: the same episode, grown longer? */
+static bool reaches_reported(const struct graph *g, int w)
+{
+	int *queue = malloc(sizeof(int) * (size_t)g->n);
+	char *seen = calloc((size_t)g->n, 1);
+	int head = 0, tail = 0;
+	bool found = false;
+
+	if (!queue || !seen)
+		goto out;
+	queue[tail++] = w;
+	seen[w] = 1;
+	while (head < tail && !found) {
+		int u = queue[head++];
+
+		found = u != w && g->v[u].wait_obj && (g->v[u].wait_reported & CGT_REPORTED_HANG);
+		for (int k = 0; k < g->nout[u]; k++) {
+			int h = g->to[g->first[u] + k];
+
+			if (!seen[h]) {
+				seen[h] = 1;
+				queue[tail++] = h;
+			}
+		}
+	}
+out:
+	free(queue);
+	free(seen);
+	return found;
 }
 
 /*
- * One report per episode: every thread blocked past the stall is in its picture. Every wait
- * is judged by the one stall; a wait in a queue, or for a group, that still moves is not a
- * hang, and a thread that really hangs in it is reported for itself.
+ * One report per episode: every thread blocked past the stall with nothing moving along its
+ * chain is in its picture, and only the first is reported; each is marked so that it is not
+ * reported again for the same wait, and a waiter that joins a reported chain later (it began
+ * to wait a moment after) is marked without a report of its own.
  */
 static void hang_watch(const struct cgt_thread *v, int n, uint64_t now)
 {
 	uint64_t stall = (uint64_t)(stall_s * 1e9);
+	struct graph g;
 	int hung = -1;
+	bool any = false;
 
+	for (int i = 0; i < n && !any; i++)
+		any = v[i].wait_obj != NULL;
+	if (!any || graph_build(&g, v, n))
+		return;
+	graph_progress(&g, now, stall);
+	note_queues(&g, now, stall);
 	for (int i = 0; i < n; i++) {
 		const struct cgt_thread *t = &v[i];
 
 		if (!t->wait_obj || t->parked || (t->wait_reported & CGT_REPORTED_HANG) ||
-		    cgt_age_ns(now, t->wait_since_ns) <= stall || lock_moved(t) ||
-		    group_moves(v, n, t, now, stall))
+		    cgt_age_ns(now, t->wait_since_ns) <= stall || g.moves[i] == MOVES)
 			continue;
 		cgt_thread_mark_wait(t->id, t->wait_since_ns, CGT_REPORTED_HANG);
-		if (hung < 0)
+		if (hung < 0 && !reaches_reported(&g, i))
 			hung = i;
 	}
 	if (hung >= 0)
-		report_hang(v, n, hung, now, -1);
+		report_hang(&g, hung, now, -1);
+	graph_free(&g);
 }
 
 /* Someone never came to park: stuck in the model, though perhaps not in any wait we see. */
@@ -254,6 +639,7 @@ static void hang_no_rest(double timeout)
 static int hang_start(const struct cgt_detect_config *cfg)
 {
 	stall_s = cfg->stall;
+	nlocks_seen = 0;
 	return 0;
 }
 

@@ -90,6 +90,15 @@ static void count_acquired(struct cgt_lock_class *c, int side)
 		__atomic_fetch_add(&c->acquired[side], 1, __ATOMIC_RELAXED);
 }
 
+static void stat_max(uint64_t *max, uint64_t v)
+{
+	uint64_t old = __atomic_load_n(max, __ATOMIC_RELAXED);
+
+	while (v > old && !__atomic_compare_exchange_n(max, &old, v, true, __ATOMIC_RELAXED,
+						       __ATOMIC_RELAXED))
+		;
+}
+
 static struct cgt_lock_class *class_get(const char *name, bool sleeps)
 {
 	struct cgt_lock_class *c = NULL;
@@ -149,6 +158,10 @@ int cgt_lock_classes(struct cgt_lock_class *out, int max)
 		out[i].passed_over = __atomic_load_n(&c->passed_over, __ATOMIC_RELAXED);
 		out[i].worst_writer_passed = __atomic_load_n(&c->worst_writer_passed,
 							     __ATOMIC_RELAXED);
+		out[i].worst_queued_passed = __atomic_load_n(&c->worst_queued_passed,
+							     __ATOMIC_RELAXED);
+		out[i].queue_max = __atomic_load_n(&c->queue_max, __ATOMIC_RELAXED);
+		out[i].convoy_max = __atomic_load_n(&c->convoy_max, __ATOMIC_RELAXED);
 	}
 	pthread_mutex_unlock(&class_lock);
 	return n;
@@ -157,6 +170,19 @@ int cgt_lock_classes(struct cgt_lock_class *out, int max)
 int cgt_lock_class_id(const struct cgt_lock_class *c)
 {
 	return (int)(c - classes);
+}
+
+void cgt_lock_class_note_queue(const char *name, int waiters, int convoy)
+{
+	pthread_mutex_lock(&class_lock);
+	for (int i = 0; i < nclasses; i++) {
+		if (classes[i].name != name && strcmp(classes[i].name, name))
+			continue;
+		stat_max(&classes[i].queue_max, (uint64_t)waiters);
+		stat_max(&classes[i].convoy_max, (uint64_t)convoy);
+		break;
+	}
+	pthread_mutex_unlock(&class_lock);
 }
 
 void cgt_lock_classes_reset(void)
@@ -169,15 +195,6 @@ void cgt_lock_classes_reset(void)
 			for (int side = 0; side < 2; side++)
 				WRITE_ONCE(t->acquired[c][side], 0);
 	pthread_mutex_unlock(&class_lock);
-}
-
-static void stat_max(uint64_t *max, uint64_t v)
-{
-	uint64_t old = __atomic_load_n(max, __ATOMIC_RELAXED);
-
-	while (v > old && !__atomic_compare_exchange_n(max, &old, v, true, __ATOMIC_RELAXED,
-						       __ATOMIC_RELAXED))
-		;
 }
 
 /*
@@ -314,9 +331,11 @@ void cgt_lock_acquire(struct cgt_lock *lock, int side)
 		/* a reader of an exclusive variant holds it alone: it counts without a lock prefix */
 		if (!lock->ops->shared)
 			cgt_count_bump(&lock->exclusive_reads);
-		if (counted && !sync && passed_queued_writer(lock, reads0))
+		if (counted && !sync && passed_queued_writer(lock, reads0)) {
 			op.passed_queued = __atomic_add_fetch(&lock->passed_queued, 1,
 							      __ATOMIC_RELAXED);
+			stat_max(&c->worst_queued_passed, (uint64_t)op.passed_queued);
+		}
 		if (counted)
 			__atomic_fetch_add(&lock->reads, 1, __ATOMIC_RELAXED);
 		else if (__atomic_load_n(&lock->writers_waiting, __ATOMIC_RELAXED))

@@ -63,6 +63,14 @@ struct cgt_lock_class {
 	uint64_t wait_max_ns[2];	/* worst single wait */
 	long passed_over;		/* reads taken while a writer waited and no writer got in */
 	uint64_t worst_writer_passed;	/* most reads that passed one waiting writer */
+	/* most reads that asked after one writer had queued and got in before it */
+	uint64_t worst_queued_passed;
+	/*
+	 * Convoys, as the hang watch sees them: the most threads seen waiting at once, and the
+	 * most seen at once past --stall in a queue that kept moving (slow, not hung).
+	 */
+	uint64_t queue_max;
+	uint64_t convoy_max;
 };
 
 struct cgt_lock {
@@ -150,6 +158,11 @@ static inline void cgt_write_unlock(struct cgt_lock *lock)
 /* Lock classes, for reports and the starvation figures. */
 #define CGT_MAX_LOCK_CLASSES	16
 int cgt_lock_classes(struct cgt_lock_class *out, int max);
+/*
+ * What a watcher saw of the class named @name: @waiters threads in its queue at once, of
+ * which @convoy had waited past --stall in a queue that kept moving.
+ */
+void cgt_lock_class_note_queue(const char *name, int waiters, int convoy);
 /* A class's number, below CGT_MAX_LOCK_CLASSES, for tables indexed by class. */
 int cgt_lock_class_id(const struct cgt_lock_class *c);
 void cgt_lock_classes_reset(void);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The summary a run prints on the terminal as it ends. */
 #include "report.h"
+#include "../locks/lock.h"
 #include "story.h"
 
 /* "coverage: N of M paths reached (not: ...); N of M marked points passed (not: ...)" */
@@ -39,6 +40,30 @@ static void print_coverage_counts(FILE *f, const struct cgt_cover *c)
 	fputc('\n', f);
 }
 
+/*
+ * Queues that outlasted --stall and moved on (a hang is a chain that stopped): the convoys,
+ * per lock class, with the longest queue the hang watch saw.
+ */
+static void print_convoys(FILE *f)
+{
+	struct cgt_lock_class c[CGT_MAX_LOCK_CLASSES];
+	int n = cgt_lock_classes(c, CGT_MAX_LOCK_CLASSES);
+	const char *sep = "convoys (queues past --stall that kept moving; not hangs): ";
+
+	for (int i = 0; i < n; i++) {
+		if (!c[i].convoy_max)
+			continue;
+		fprintf(f, "%s%s %llu waiting past it at once (longest queue %llu, longest wait %.2f s)",
+			sep, c[i].name, (unsigned long long)c[i].convoy_max,
+			(unsigned long long)c[i].queue_max,
+			(double)(c[i].wait_max_ns[CGT_READ] > c[i].wait_max_ns[CGT_WRITE] ?
+				 c[i].wait_max_ns[CGT_READ] : c[i].wait_max_ns[CGT_WRITE]) / 1e9);
+		sep = "; ";
+	}
+	if (sep[0] == ';')
+		fputc('\n', f);
+}
+
 void cgt_print_summary(FILE *f, const struct cgt_run_config *cfg, const struct cgt_run_result *r)
 {
 	struct cgt_failure fl[CGT_MAX_FAILURES];
@@ -64,6 +89,7 @@ void cgt_print_summary(FILE *f, const struct cgt_run_config *cfg, const struct c
 		s->readdir_missed, s->pgrp_walks, s->iters, s->counts, s->shows);
 	fprintf(f, "peak live threads %ld (cap %d); invariant checks while running %ld\n",
 		s->peak, cfg->threads, s->checks);
+	print_convoys(f);
 	print_coverage(f, &r->cover);
 	fputc('\n', f);
 

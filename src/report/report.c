@@ -151,14 +151,17 @@ static json_t *locks_json(void)
 	json_t *a = json_array();
 
 	for (int i = 0; i < n; i++)
-		json_array_append_new(a, json_pack("{s:s, s:b, s:I, s:I, s:f, s:f, s:I, s:I}",
+		json_array_append_new(a, json_pack("{s:s, s:b, s:I, s:I, s:f, s:f, s:I, s:I, s:I, s:I, s:I}",
 				"name", c[i].name, "sleeps", c[i].sleeps,
 				"read_acquisitions", (json_int_t)c[i].acquired[CGT_READ],
 				"write_acquisitions", (json_int_t)c[i].acquired[CGT_WRITE],
 				"worst_read_wait_ms", (double)c[i].wait_max_ns[CGT_READ] / 1e6,
 				"worst_write_wait_ms", (double)c[i].wait_max_ns[CGT_WRITE] / 1e6,
 				"readers_passed_writers", (json_int_t)c[i].passed_over,
-				"worst_passed_one_writer", (json_int_t)c[i].worst_writer_passed));
+				"worst_passed_one_writer", (json_int_t)c[i].worst_writer_passed,
+				"worst_passed_one_queued_writer", (json_int_t)c[i].worst_queued_passed,
+				"longest_queue", (json_int_t)c[i].queue_max,
+				"most_waiting_past_stall", (json_int_t)c[i].convoy_max));
 	return a;
 }
 

@@ -1,0 +1,193 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * hang (src/detect/hang.c) judged by progress: a wait past --stall is a hang only when
+ * nothing along its wait-for chain moved within the stall. A queue whose holder keeps
+ * stepping, or whose lock keeps changing hands, is a convoy (its waiters past the stall
+ * counted per lock class, not reported); a chain whose holder at the end has gone silent and asleep is a hang, and its
+ * report names that holder and the chain. Each test builds its chain with a handshake, so
+ * the order of events is fixed; only the watchdog's looks are timed, with margins of several
+ * stalls, so a loaded machine makes a test slower, not wrong.
+ */
+#define _GNU_SOURCE
+#include <pthread.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "model_fixture.h"
+#include "../src/detect/detect.h"
+#include "../src/run/points.h"
+
+#define STALL_S		0.5
+#define NWAITERS	4
+
+struct chain_ctx {
+	struct cgt_lock a, b;		/* the holder holds a; the middle thread b, waits for a */
+	int stop;
+	int holding;			/* the holder has a */
+	int stepping;			/* the holder passes marked points while it holds a */
+	int middle_holds_b;
+	struct cgt_thread self[NWAITERS + 2];
+	int ids[NWAITERS + 2];
+};
+
+static struct chain_ctx ctx;
+
+static void start_detectors(void)
+{
+	struct cgt_detect_config dc = { .stall = STALL_S, .starve = 0, .deadline = 0 };
+
+	cgt_clock_reset();
+	cgt_failures_reset();
+	cgt_lock_classes_reset();
+	cgt_events_install(0, false, 1);
+	cr_assert_eq(cgt_detect_start(&dc), 0, "cgt_detect_start failed");
+}
+
+static void register_as(int k)
+{
+	cgt_thread_register(&ctx.self[k], CGT_ROLE_ACTOR, 100 + k);
+	__atomic_store_n(&ctx.ids[k], ctx.self[k].id, __ATOMIC_RELEASE);
+}
+
+/* Holds a until told to stop: stepping (a marked point every 10 ms) or silent and asleep. */
+static void *holder(void *arg)
+{
+	(void)arg;
+	register_as(0);
+	cgt_write_lock(&ctx.a);
+	__atomic_store_n(&ctx.holding, 1, __ATOMIC_RELEASE);
+	while (!__atomic_load_n(&ctx.stop, __ATOMIC_ACQUIRE)) {
+		struct timespec ts = { 0, 10000000L };
+
+		nanosleep(&ts, NULL);
+		if (ctx.stepping)
+			cgt_point(CGT_PT_LOOP, NULL);
+	}
+	cgt_write_unlock(&ctx.a);
+	cgt_thread_unregister(&ctx.self[0]);
+	return NULL;
+}
+
+/* Takes b, then waits for a behind the holder. */
+static void *middle(void *arg)
+{
+	(void)arg;
+	register_as(1);
+	cgt_write_lock(&ctx.b);
+	__atomic_store_n(&ctx.middle_holds_b, 1, __ATOMIC_RELEASE);
+	cgt_write_lock(&ctx.a);
+	cgt_write_unlock(&ctx.a);
+	cgt_write_unlock(&ctx.b);
+	cgt_thread_unregister(&ctx.self[1]);
+	return NULL;
+}
+
+/* Waits for b, behind the middle thread. */
+static void *waiter(void *arg)
+{
+	int k = (int)(long)arg;
+
+	register_as(k);
+	cgt_write_lock(&ctx.b);
+	cgt_write_unlock(&ctx.b);
+	cgt_thread_unregister(&ctx.self[k]);
+	return NULL;
+}
+
+/* holder <- middle <- NWAITERS waiters: a chain two locks long, the holder at its end. */
+static void chain_start(pthread_t *th, bool stepping)
+{
+	memset(&ctx, 0, sizeof(ctx));
+	ctx.stepping = stepping;
+	start_detectors();
+	cgt_lock_init(&ctx.a, cgt_lock_find("mutex"), "test_mutex_a");
+	cgt_lock_init(&ctx.b, cgt_lock_find("mutex"), "test_mutex_b");
+	cr_assert_eq(pthread_create(&th[0], NULL, holder, NULL), 0);
+	while (!__atomic_load_n(&ctx.holding, __ATOMIC_ACQUIRE))
+		nap();
+	cr_assert_eq(pthread_create(&th[1], NULL, middle, NULL), 0);
+	while (!__atomic_load_n(&ctx.middle_holds_b, __ATOMIC_ACQUIRE))
+		nap();
+	for (long k = 2; k < NWAITERS + 2; k++)
+		cr_assert_eq(pthread_create(&th[k], NULL, waiter, (void *)k), 0);
+}
+
+static void chain_stop(pthread_t *th)
+{
+	__atomic_store_n(&ctx.stop, 1, __ATOMIC_RELEASE);
+	for (int k = 0; k < NWAITERS + 2; k++)
+		pthread_join(th[k], NULL);
+	cgt_detect_stop();
+}
+
+static void sleep_s(double s)
+{
+	double end = now_sec() + s;
+
+	while (now_sec() < end)
+		nap();
+}
+
+TestSuite(hang, .timeout = 60);
+
+/*
+ * A convoy: the holder steps on for six stalls while its queue waits, as a migration of a
+ * large process holds cgroup_mutex. No report; the waits past the stall are counted.
+ */
+Test(hang, a_queue_whose_holder_steps_is_a_convoy_not_a_hang)
+{
+	struct cgt_lock_class c[CGT_MAX_LOCK_CLASSES];
+	pthread_t th[NWAITERS + 2];
+	uint64_t convoy = 0;
+	uint64_t queue = 0;
+	int n;
+
+	chain_start(th, true);
+	sleep_s(6 * STALL_S);
+	cr_assert_eq(cgt_failure_count(CGT_DET_HANG), 0, "a moving chain was reported as a hang");
+	chain_stop(th);
+	n = cgt_lock_classes(c, CGT_MAX_LOCK_CLASSES);
+	for (int i = 0; i < n; i++) {
+		if (!strcmp(c[i].name, "test_mutex_b")) {
+			convoy = c[i].convoy_max;
+			queue = c[i].queue_max;
+		}
+	}
+	cr_assert_eq(cgt_failure_count(CGT_DET_HANG), 0);
+	cr_assert_eq(convoy, NWAITERS, "waits past the stall in the moving queue: %llu",
+		     (unsigned long long)convoy);
+	cr_assert_eq(queue, NWAITERS, "longest queue on b: %llu", (unsigned long long)queue);
+}
+
+/*
+ * The same chain with the holder silent and asleep: a hang, reported once for the episode,
+ * naming the holder at the chain's end and the chain.
+ */
+Test(hang, a_chain_whose_end_stopped_is_a_hang_naming_its_holder)
+{
+	pthread_t th[NWAITERS + 2];
+	struct cgt_failure all[CGT_MAX_FAILURES];
+	char holder_line[64], at_end[] = "at its end:\n";
+	const char *ev, *end;
+	int n;
+
+	chain_start(th, false);
+	for (int i = 0; i < 200 && !cgt_failure_count(CGT_DET_HANG); i++)
+		sleep_s(0.05);
+	sleep_s(2 * STALL_S);		/* later looks must not report the same waits again */
+	n = cgt_failures_get(all, CGT_MAX_FAILURES);
+	chain_stop(th);
+	cr_assert_eq(cgt_failure_count(CGT_DET_HANG), 1, "hang reports: %ld",
+		     cgt_failure_count(CGT_DET_HANG));
+	cr_assert_eq(n, 1);
+	ev = all[0].evidence;
+	cr_assert_not_null(ev);
+	cr_assert_not_null(strstr(ev, "wait-for chain"), "no chain in:\n%s", ev);
+	end = strstr(ev, at_end);
+	cr_assert_not_null(end, "no chain end in:\n%s", ev);
+	snprintf(holder_line, sizeof(holder_line), "  thread %d (actor, tid 100) holds test_mutex_a",
+		 ctx.ids[0]);
+	cr_assert(!strncmp(end + strlen(at_end), holder_line, strlen(holder_line)),
+		  "the holder is not named at the chain's end:\n%s", ev);
+	cr_assert_not_null(strstr(end, "asleep"), "the holder's state is not given:\n%s", ev);
+}
