@@ -44,6 +44,9 @@ enum cgt_point_id {
 	CGT_NR_POINTS
 };
 
+/* A ring slot a copy could not trust (thread.c): no point, skipped by every reader. */
+#define CGT_PT_LOST	CGT_NR_POINTS
+
 typedef void (*cgt_point_hook_t)(enum cgt_point_id id, const void *obj);
 
 extern cgt_point_hook_t cgt_point_hook;

@@ -89,14 +89,39 @@ bool cgt_thread_runnable(int os_tid)
 	return p && p[1] == ' ' && p[2] == 'R';
 }
 
+/*
+ * A running thread goes on recording while it is copied: each event it records overwrites
+ * the oldest slot of the ring. The copy keeps the ring as it stood when the copy began, and
+ * the slots overwritten meanwhile are marked lost (CGT_PT_LOST, at the time of the oldest
+ * slot kept) rather than read as an old event with a later time, which broke the order
+ * every reader of a ring relies on.
+ */
 void cgt_thread_copy(struct cgt_thread *dst, const struct cgt_thread *src)
 {
 	const long *s = (const long *)src;
 	long *d = (long *)dst;
+	uint32_t head = __atomic_load_n(&src->ring_head, __ATOMIC_ACQUIRE);
+	uint32_t have = head < CGT_RING_SIZE ? head : CGT_RING_SIZE, from = head - have;
+	int64_t moved, lost;
 
 	_Static_assert(sizeof(*src) % sizeof(long) == 0, "cgt_thread must be long-aligned");
 	for (size_t i = 0; i < sizeof(*src) / sizeof(long); i++)
 		d[i] = __atomic_load_n(&s[i], __ATOMIC_RELAXED);
+	moved = (uint32_t)(__atomic_load_n(&src->ring_head, __ATOMIC_ACQUIRE) - head);
+	dst->ring_head = head;
+	/*
+	 * The event recorded as number head + k took the slot of number head + k - SIZE, and
+	 * another thread's event being written as the head was read again may be half there.
+	 */
+	lost = (int64_t)head + moved + (src != cgt_self) - CGT_RING_SIZE - from;
+	if (lost <= 0)
+		return;
+	if (lost > have)
+		lost = have;
+	for (uint32_t i = from; i != from + (uint32_t)lost; i++)
+		dst->ring[i & (CGT_RING_SIZE - 1)] = (struct cgt_event){
+			.ns = lost < have ? dst->ring[(from + (uint32_t)lost) & (CGT_RING_SIZE - 1)].ns : 0,
+			.point = CGT_PT_LOST, .side = -1 };
 }
 
 /*

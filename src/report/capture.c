@@ -128,8 +128,9 @@ void cgt_capture_take(const struct cgt_failure *f, bool controlled)
 		cgt_thread_copy(&capture.threads[capture.nthreads++], t);
 	capture.nlive = capture.nthreads;
 	ndead = cgt_threads_graveyard(dead, 1024);
+	/* the graveyard's copies are written under the registry lock only: nothing records */
 	for (int i = 0; i < ndead && capture.nthreads < MAX_THREADS; i++)
-		cgt_thread_copy(&capture.threads[capture.nthreads++], dead[i]);
+		capture.threads[capture.nthreads++] = *dead[i];
 	cgt_threads_unlock();
 
 	me = find(&capture, f->thread_id, 0);

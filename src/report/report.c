@@ -173,11 +173,14 @@ static json_t *events_json(const struct cgt_thread *t)
 
 	for (uint32_t i = head - n; i != head; i++) {
 		const struct cgt_event *e = &t->ring[i & (CGT_RING_SIZE - 1)];
-		json_t *ev = json_pack("{s:o, s:s}", t->sched_id ? "step" : "t_ms",
-				       t->sched_id ? json_integer((json_int_t)e->ns) :
-						     json_real((double)e->ns / 1e6),
-				       "point", e->point < CGT_NR_POINTS ?
-						cgt_point_names[e->point] : "?");
+		json_t *ev;
+
+		if (e->point >= CGT_NR_POINTS)
+			continue;
+		ev = json_pack("{s:o, s:s}", t->sched_id ? "step" : "t_ms",
+			       t->sched_id ? json_integer((json_int_t)e->ns) :
+					     json_real((double)e->ns / 1e6),
+			       "point", cgt_point_names[e->point]);
 
 		if (e->pid)
 			json_object_set_new(ev, "tid", json_integer(e->pid));
