@@ -49,6 +49,7 @@ expect 2 compare --workload nosuchload
 expect 2 compare --threads abc
 expect 2 compare --threads ''
 expect 2 compare extra-argument
+expect 2 run --expect sometimes
 expect 0 compare --help
 expect 0 --help
 expect 0 run --help
@@ -65,6 +66,12 @@ for p in duration=1s seed=7 threads=64 walkers= iter=for_each css-lock= tasklist
 done
 grep -q '^End of test: PASS' "$out" || { echo "FAIL: no PASS verdict"; fails=$((fails + 1)); }
 grep -q '^SUMMARY .*verdict=PASS' "$out" || { echo "FAIL: no SUMMARY line"; fails=$((fails + 1)); }
+
+# --expect known asks for the era's catalogued behaviour: 6.x's locks have none, so it is
+# missed (3).
+expect 3 run --kernel 6.x --duration 0.5 --threads 64 --quiet --expect known
+grep -q "^expected the era's known behaviour, found none" "$out" ||
+	{ echo "FAIL: --expect known missed without saying so"; fails=$((fails + 1)); }
 
 # It never outlives its duration by more than a few seconds.
 start=$(date +%s)

@@ -26,6 +26,7 @@
 #include "model_fixture.h"
 #include "../src/detect/detect.h"
 #include "../src/run/points.h"
+#include "../src/report/interest.h"
 
 /* ---- helpers ---- */
 
@@ -534,6 +535,7 @@ struct starve_ctx {
 	int giveups;
 	struct cgt_thread self[NREADERS + 1];
 	int next_self;
+	const char *known;		/* what a starvation of the lock is known as, or NULL */
 };
 
 static struct cgt_thread *starve_register(struct starve_ctx *c)
@@ -622,6 +624,8 @@ static long starve_run(struct starve_ctx *c, const char *variant, bool until_wri
 	bool joined = true;
 
 	fresh_state();
+	if (c->known)
+		cgt_failure_know(CGT_DET_STARVATION, "test_tasklist_lock", c->known);
 	start_detectors(60, STARVE_SEC);	/* stall: no hang report may get in the way */
 	cgt_lock_init(&c->lock, cgt_lock_find(variant), "test_tasklist_lock");
 	for (int i = 0; i < NREADERS; i++)
@@ -676,6 +680,36 @@ Test(detect, starvation_reader_preferring_rwlock)
 	cr_assert(strstr(f.summary, "test_tasklist_lock") &&
 		  (strstr(f.summary, "waited") || strstr(f.summary, "past one queued writer")),
 		  "summary: %s", f.summary);
+	cgt_lock_destroy(&c.lock);
+}
+
+/*
+ * The same starvation where the run's era chose the reader-first lock (run.c registers it):
+ * each report names the catalogue entry it is and is counted as known, and of the failures
+ * none is of interest (the story, the child runs and replay skip it).
+ */
+Test(detect, starvation_of_the_eras_own_lock_is_known)
+{
+	static struct starve_ctx c = { .known = "reader-pref-rwlock" };
+	struct cgt_failure f[CGT_MAX_FAILURES];
+	int detector[CGT_MAX_FAILURES];
+	long seen = starve_run(&c, "rwlock-rpref", false);
+	int n = cgt_failures_get(f, CGT_MAX_FAILURES);
+
+	cr_assert_geq(seen, 1, "writer passed over for 5 s and no starvation report");
+	cr_assert_geq(n, 1);
+	cr_assert_eq(cgt_failures_known(), cgt_failures_total());
+	cr_assert_eq(cgt_failure_count_known(CGT_DET_STARVATION),
+		     cgt_failure_count(CGT_DET_STARVATION));
+	for (int i = 0; i < n; i++) {
+		cr_assert_str_eq(f[i].known, "reader-pref-rwlock", "failure %d: %s", i, f[i].summary);
+		cr_assert_str_eq(f[i].subject, "test_tasklist_lock");
+		detector[i] = -1;
+	}
+	cr_assert_eq(cgt_failure_of_interest(CGT_NR_DETECTORS, detector, n), -1);
+	detector[n - 1] = CGT_DET_HANG;
+	cr_assert_eq(cgt_failure_of_interest(CGT_NR_DETECTORS, detector, n), n - 1,
+		     "an unknown failure after known ones is the one of interest");
 	cgt_lock_destroy(&c.lock);
 }
 

@@ -236,7 +236,9 @@ Test(report_read, top_level_fields)
 	bad(CONTROLLED, "\"verdict\": \"FAIL\"", "\"verdict\": \"fail\"",
 	    "report.json: \"verdict\" is 'fail', not PASS or FAIL");
 	bad(CONTROLLED, "\"verdict\": \"FAIL\"", "\"verdict\": \"PASS\"",
-	    "report.json: \"verdict\" is PASS but \"failures_total\" is 5");
+	    "report.json: \"verdict\" is PASS but 5 of \"failures_total\" 5 are not known");
+	bad(CONTROLLED, "\"failures_total\": 5", "\"failures_total\": 5, \"failures_known\": 6",
+	    "report.json: \"failures_known\" is 6, not in 0..5");
 	bad(CONTROLLED, "\"failures_total\": 5", "\"failures_total\": -1",
 	    "report.json: \"failures_total\" is -1, not in 0..");
 	bad(CONTROLLED, "\"failures_total\": 5", "\"failures_total\": 1",

@@ -157,7 +157,7 @@ int cgt_compare_main(int argc, char **argv)
 	m = open_memstream(&command, &len);
 	if (m) {
 		cgt_tunables_table_command(m, "cgtorture compare", compare_tunables,
-					   ARRAY_SIZE(compare_tunables), &cfg);
+					   ARRAY_SIZE(compare_tunables), &cfg, NULL);
 		fclose(m);
 	}
 	cfg.command = command;

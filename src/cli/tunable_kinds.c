@@ -392,8 +392,10 @@ static int parse_expect(const struct tunable *t, const char *arg, void *dst)
 		*(int *)dst = CGT_EXPECT_PASS;
 	else if (!strcmp(arg, "fail"))
 		*(int *)dst = CGT_EXPECT_FAIL;
+	else if (!strcmp(arg, "known"))
+		*(int *)dst = CGT_EXPECT_KNOWN;
 	else
-		return cgt_usage_error(t->name, "'%s' is neither outcome", arg, "pass, fail");
+		return cgt_usage_error(t->name, "'%s' is no outcome", arg, "pass, fail, known");
 	return 0;
 }
 
@@ -402,7 +404,8 @@ static void print_expect(FILE *f, const struct tunable *t, const void *src)
 	int e = *(const int *)src;
 
 	(void)t;
-	fputs(e == CGT_EXPECT_PASS ? "pass" : e == CGT_EXPECT_FAIL ? "fail" : "nothing", f);
+	fputs(e == CGT_EXPECT_PASS ? "pass" : e == CGT_EXPECT_FAIL ? "fail" :
+	      e == CGT_EXPECT_KNOWN ? "known" : "nothing", f);
 }
 
 /* Nothing expected has no option that says so. */

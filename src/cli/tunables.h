@@ -99,8 +99,8 @@ bool cgt_tunables_given(const struct tunable_set *set, const char *name);
 void cgt_tunables_table_help(FILE *f, const struct tunable *table, size_t n);
 /* " name=value" for each tunable, as the banner shows them */
 void cgt_tunables_table_values(FILE *f, const struct tunable *table, size_t n, const void *cfg);
-/* @cmd and every value spelled out as an option: the command that runs it again */
+/* @cmd and every value but @unspelled's spelled out as an option: the command that runs it again */
 void cgt_tunables_table_command(FILE *f, const char *cmd, const struct tunable *table,
-				size_t n, const void *cfg);
+				size_t n, const void *cfg, const char *unspelled);
 
 #endif

@@ -25,8 +25,37 @@ const char *const cgt_detector_descs[CGT_NR_DETECTORS] = {
 static pthread_mutex_t failure_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct cgt_failure failures[CGT_MAX_FAILURES];
 static int nfailures;
-static long counts[CGT_NR_DETECTORS];
-static void (*fail_hook)(enum cgt_detector det);
+static long counts[CGT_NR_DETECTORS], known_counts[CGT_NR_DETECTORS];
+static void (*fail_hook)(enum cgt_detector det, bool known);
+
+#define MAX_KNOWN	4
+
+static struct known {
+	enum cgt_detector det;
+	char subject[48], as[48];
+} knowns[MAX_KNOWN];
+static int nknowns;
+
+void cgt_failure_know(enum cgt_detector det, const char *subject, const char *as)
+{
+	pthread_mutex_lock(&failure_lock);
+	if (nknowns < MAX_KNOWN) {
+		knowns[nknowns].det = det;
+		snprintf(knowns[nknowns].subject, sizeof(knowns[0].subject), "%s", subject);
+		snprintf(knowns[nknowns].as, sizeof(knowns[0].as), "%s", as);
+		nknowns++;
+	}
+	pthread_mutex_unlock(&failure_lock);
+}
+
+/* Under failure_lock: what a failure of @det about @subject is known as, or NULL. */
+static const char *known_as(enum cgt_detector det, const char *subject)
+{
+	for (int i = 0; subject && i < nknowns; i++)
+		if (knowns[i].det == det && !strcmp(knowns[i].subject, subject))
+			return knowns[i].as;
+	return NULL;
+}
 
 /* The thread's state now, so the report tells its story even after it has gone. */
 static struct cgt_thread *thread_snapshot(int id)
@@ -48,13 +77,16 @@ static struct cgt_thread *thread_snapshot(int id)
 	return copy;
 }
 
-void cgt_fail(enum cgt_detector det, int thread_id, const char *evidence, const char *fmt, ...)
+void cgt_fail_on(enum cgt_detector det, int thread_id, const char *subject, const char *evidence,
+		 const char *fmt, ...)
 {
 	struct cgt_thread *snap = thread_snapshot(thread_id);
-	void (*hook)(enum cgt_detector det);
+	void (*hook)(enum cgt_detector det, bool known);
+	const char *as;
 	va_list ap;
 
 	pthread_mutex_lock(&failure_lock);
+	as = known_as(det, subject);
 	if (nfailures < CGT_MAX_FAILURES) {
 		struct cgt_failure *f = &failures[nfailures++];
 
@@ -65,16 +97,20 @@ void cgt_fail(enum cgt_detector det, int thread_id, const char *evidence, const 
 		va_start(ap, fmt);
 		vsnprintf(f->summary, sizeof(f->summary), fmt, ap);
 		va_end(ap);
+		snprintf(f->subject, sizeof(f->subject), "%s", subject ? subject : "");
+		snprintf(f->known, sizeof(f->known), "%s", as ? as : "");
 		f->evidence = evidence ? strdup(evidence) : NULL;
 		f->thread = snap;
 		snap = NULL;
 	}
 	__atomic_fetch_add(&counts[det], 1, __ATOMIC_RELAXED);
+	if (as)
+		__atomic_fetch_add(&known_counts[det], 1, __ATOMIC_RELAXED);
 	hook = fail_hook;
 	pthread_mutex_unlock(&failure_lock);
 	free(snap);
 	if (hook)
-		hook(det);
+		hook(det, as != NULL);
 }
 
 long cgt_failure_count(enum cgt_detector det)
@@ -88,6 +124,20 @@ long cgt_failures_total(void)
 
 	for (int i = 0; i < CGT_NR_DETECTORS; i++)
 		n += cgt_failure_count((enum cgt_detector)i);
+	return n;
+}
+
+long cgt_failure_count_known(enum cgt_detector det)
+{
+	return __atomic_load_n(&known_counts[det], __ATOMIC_RELAXED);
+}
+
+long cgt_failures_known(void)
+{
+	long n = 0;
+
+	for (int i = 0; i < CGT_NR_DETECTORS; i++)
+		n += cgt_failure_count_known((enum cgt_detector)i);
 	return n;
 }
 
@@ -111,10 +161,12 @@ void cgt_failures_reset(void)
 	}
 	nfailures = 0;
 	memset(counts, 0, sizeof(counts));
+	memset(known_counts, 0, sizeof(known_counts));
+	nknowns = 0;
 	pthread_mutex_unlock(&failure_lock);
 }
 
-void cgt_failure_set_hook(void (*hook)(enum cgt_detector det))
+void cgt_failure_set_hook(void (*hook)(enum cgt_detector det, bool known))
 {
 	pthread_mutex_lock(&failure_lock);
 	fail_hook = hook;

@@ -6,6 +6,7 @@
 #ifndef CGT_FAILURE_H
 #define CGT_FAILURE_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 struct cgt_thread;
@@ -45,19 +46,34 @@ struct cgt_failure {
 	long step;			/* the controlled run's decision, or -1 */
 	int thread_id;			/* harness thread that saw it, 0 if none */
 	char summary[256];
+	char subject[48];		/* the lock class it is about, or "" */
+	char known[48];			/* the catalogue entry it is known as, or "" */
 	char *evidence;			/* malloc'd, may be NULL */
 	struct cgt_thread *thread;	/* malloc'd copy of that thread as it was then, or NULL */
 };
 
-/* Record a failure; the thread @thread_id is copied as it is now (not with the registry locked). */
-void cgt_fail(enum cgt_detector det, int thread_id, const char *evidence, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
+/*
+ * Record a failure about @subject (a lock class, or NULL); the thread @thread_id is copied as
+ * it is now (not with the registry locked).
+ */
+void cgt_fail_on(enum cgt_detector det, int thread_id, const char *subject, const char *evidence,
+		 const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+#define cgt_fail(det, thread_id, evidence, ...) \
+	cgt_fail_on(det, thread_id, NULL, evidence, __VA_ARGS__)
+/*
+ * Until the next reset, a failure of @det about @subject is the known behaviour @as (a
+ * catalogue entry the run's configuration chose, such as an era's reader-first lock): it is
+ * counted and kept, and does not fail the run.
+ */
+void cgt_failure_know(enum cgt_detector det, const char *subject, const char *as);
 /* Counts per detector, and the first failures kept in full; caller frees nothing. */
 long cgt_failure_count(enum cgt_detector det);
 long cgt_failures_total(void);
+long cgt_failure_count_known(enum cgt_detector det);
+long cgt_failures_known(void);
 int cgt_failures_get(struct cgt_failure *out, int max);
 void cgt_failures_reset(void);
 /* Called after each failure is recorded (e.g. to stop a run early). */
-void cgt_failure_set_hook(void (*hook)(enum cgt_detector det));
+void cgt_failure_set_hook(void (*hook)(enum cgt_detector det, bool known));
 
 #endif

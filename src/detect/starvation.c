@@ -41,13 +41,13 @@ static void passed_queued(const struct cgt_lock_op *op, struct cgt_thread *t)
 	    __atomic_exchange_n(&passed_queued_reported, 1, __ATOMIC_RELAXED))
 		return;
 	if (fair)
-		cgt_fail(CGT_DET_STARVATION, t ? t->id : 0, NULL,
-			 "a read of %s (%s: %s) got in before a writer that had queued before it asked",
-			 op->lock->name, op->lock->ops->name, op->lock->ops->desc);
+		cgt_fail_on(CGT_DET_STARVATION, t ? t->id : 0, op->lock->name, NULL,
+			    "a read of %s (%s: %s) got in before a writer that had queued before it asked",
+			    op->lock->name, op->lock->ops->name, op->lock->ops->desc);
 	else
-		cgt_fail(CGT_DET_STARVATION, t ? t->id : 0, NULL,
-			 "%ld reads of %s (%s) got in past one queued writer, each asked for after it had queued",
-			 op->passed_queued, op->lock->name, op->lock->ops->name);
+		cgt_fail_on(CGT_DET_STARVATION, t ? t->id : 0, op->lock->name, NULL,
+			    "%ld reads of %s (%s) got in past one queued writer, each asked for after it had queued",
+			    op->passed_queued, op->lock->name, op->lock->ops->name);
 }
 
 /* A writer got in: was it passed over for too long, or by too many? */
@@ -65,9 +65,9 @@ static void starvation_point(enum cgt_point_id id, const void *obj)
 	    !starve_ns || op->waited_ns <= starve_ns ||
 	    (t && (READ_ONCE(t->wait_reported) & CGT_REPORTED_STARVED)))
 		return;
-	cgt_fail(CGT_DET_STARVATION, t ? t->id : 0, NULL,
-		 "writer waited %.2f s for %s while %ld reads got in and no writer did",
-		 (double)op->waited_ns / 1e9, op->lock->name, op->reads_passed);
+	cgt_fail_on(CGT_DET_STARVATION, t ? t->id : 0, op->lock->name, NULL,
+		    "writer waited %.2f s for %s while %ld reads got in and no writer did",
+		    (double)op->waited_ns / 1e9, op->lock->name, op->reads_passed);
 }
 
 /* Writers still waiting past --starve while reads keep passing them. */
@@ -90,10 +90,10 @@ static void starvation_watch(const struct cgt_thread *v, int n, uint64_t now)
 			continue;
 		cgt_thread_mark_wait(t->id, t->wait_since_ns, CGT_REPORTED_STARVED);
 		nstarved++;
-		cgt_fail(CGT_DET_STARVATION, t->id, NULL,
-			 "thread %d (tid %d) has waited %.2f s to write %s while %ld reads got in and no writer did",
-			 t->id, t->pid, (double)cgt_age_ns(now, t->wait_since_ns) / 1e9,
-			 t->wait_name, reads);
+		cgt_fail_on(CGT_DET_STARVATION, t->id, l->name, NULL,
+			    "thread %d (tid %d) has waited %.2f s to write %s while %ld reads got in and no writer did",
+			    t->id, t->pid, (double)cgt_age_ns(now, t->wait_since_ns) / 1e9,
+			    t->wait_name, reads);
 	}
 }
 

@@ -16,6 +16,8 @@ int cgt_exit_status(const struct cgt_run_config *cfg, const struct cgt_run_resul
 		return 128 + res->interrupted;
 	if (cfg->expect == CGT_EXPECT_FAIL)
 		return failed ? CGT_EXIT_PASS : CGT_EXIT_MISSED;
+	if (cfg->expect == CGT_EXPECT_KNOWN && !failed && !res->known)
+		return CGT_EXIT_MISSED;
 	return failed ? CGT_EXIT_FAIL : CGT_EXIT_PASS;
 }
 
@@ -34,7 +36,8 @@ int cgt_run_finish(const struct cgt_run_config *cfg, struct cgt_run_result *res)
 	fflush(stdout);
 	status = cgt_exit_status(cfg, res);
 	if (status == CGT_EXIT_MISSED)
-		printf("expected a failure, found none\n");
+		printf("expected %s, found none\n", cfg->expect == CGT_EXPECT_KNOWN ?
+		       "the era's known behaviour" : "a failure");
 	return status;
 }
 

@@ -4,8 +4,15 @@
 
 int cgt_failure_of_interest(int stop_on, const int *detector, int n)
 {
-	for (int i = 0; i < n; i++)
+	int first = -1;
+
+	for (int i = 0; i < n; i++) {
+		if (detector[i] < 0)
+			continue;
 		if (detector[i] == stop_on)
 			return i;
-	return n ? 0 : -1;
+		if (first < 0)
+			first = i;
+	}
+	return first;
 }

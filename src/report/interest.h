@@ -8,7 +8,8 @@
 
 /*
  * The first failure of the --stop-on detector @stop_on, else the first failure: its index
- * among the @n failures whose detectors are @detector[], in the order seen; -1 if @n is 0.
+ * among the @n failures whose detectors are @detector[], in the order seen. A known failure
+ * (the era's own behaviour) is given as -1 and is never of interest; -1 if none is left.
  */
 int cgt_failure_of_interest(int stop_on, const int *detector, int n);
 

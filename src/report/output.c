@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The summary a run prints on the terminal as it ends. */
+#include <string.h>
+
 #include "report.h"
 #include "../locks/lock.h"
 #include "story.h"
@@ -64,6 +66,28 @@ static void print_convoys(FILE *f)
 		fputc('\n', f);
 }
 
+/*
+ * The era's own catalogued behaviour, seen: named apart from the detectors' counts, which are
+ * what is new (the nightly reads them), and not a failure of the run.
+ */
+static void print_known(FILE *f, const struct cgt_run_config *cfg, const struct cgt_failure *fl,
+			int nf, long known)
+{
+	const struct cgt_failure *first = NULL;
+
+	for (int i = 0; i < nf && !first; i++)
+		if (fl[i].known[0])
+			first = &fl[i];
+	if (!known)
+		return;
+	fprintf(f, "known for kernel %s: %ld report(s) of %s, the catalogue's %s (%s is %s, as "
+		"in %s); not a failure of this run (cgtorture bugs)\n", cfg->era->name, known,
+		first ? cgt_detector_names[first->detector] : "?", first ? first->known : "?",
+		first ? first->subject : "?",
+		first && !strcmp(first->subject, "css_set_lock") ? cfg->css_lock->name :
+		cfg->tasklist_lock->name, cfg->era->name);
+}
+
 void cgt_print_summary(FILE *f, const struct cgt_run_config *cfg, const struct cgt_run_result *r)
 {
 	struct cgt_failure fl[CGT_MAX_FAILURES];
@@ -94,15 +118,18 @@ void cgt_print_summary(FILE *f, const struct cgt_run_config *cfg, const struct c
 	fputc('\n', f);
 
 	for (int d = 0; d < CGT_NR_DETECTORS; d++) {
-		long n = cgt_failure_count((enum cgt_detector)d);
+		long n = cgt_failure_count((enum cgt_detector)d) -
+			 cgt_failure_count_known((enum cgt_detector)d);
 
 		if (n)
 			fprintf(f, "%-12s %ld report(s): %s\n", cgt_detector_names[d], n,
 				cgt_detector_descs[d]);
 	}
+	print_known(f, cfg, fl, nf, r->known);
 	for (int i = 0; i < nf && i < 5; i++)
-		fprintf(f, "  [%7.3fs] %s: %s\n", (double)fl[i].ns / 1e9,
-			cgt_detector_names[fl[i].detector], fl[i].summary);
+		fprintf(f, "  [%7.3fs] %s: %s%s%s\n", (double)fl[i].ns / 1e9,
+			cgt_detector_names[fl[i].detector], fl[i].summary,
+			fl[i].known[0] ? " - known: " : "", fl[i].known);
 	if (nf > 5)
 		fprintf(f, "  ... and %ld more\n", r->failures - 5);
 	if (cgt_story())
@@ -115,8 +142,9 @@ void cgt_print_summary(FILE *f, const struct cgt_run_config *cfg, const struct c
 		fprintf(f, "some model threads never exited: the leak check was skipped\n");
 	if (r->interrupted)
 		fprintf(f, "interrupted by a signal after %.1f s\n", r->elapsed);
-	if (!nf && r->finished)
-		fprintf(f, "no detector fired; invariants held; nothing leaked\n");
+	if (nf == r->known && r->finished)
+		fprintf(f, "%s; invariants held; nothing leaked\n",
+			r->known ? "only the era's known behaviour fired" : "no detector fired");
 	if (r->report_dir[0])
 		fprintf(f, "report: %s/report.json and %s/summary.txt; the page: %s/report.html\n",
 			r->report_dir, r->report_dir, r->report_dir);
@@ -125,9 +153,9 @@ void cgt_print_summary(FILE *f, const struct cgt_run_config *cfg, const struct c
 
 	print_coverage_counts(f, &r->cover);
 	fprintf(f, "SUMMARY iter=%s css-lock=%s threads=%d seed=%llu ops=%ld ops_per_s=%.0f "
-		"peak=%ld failures=%ld first_failure_s=%.3f verdict=%s\n",
+		"peak=%ld failures=%ld known=%ld first_failure_s=%.3f verdict=%s\n",
 		cgt_iter_name(cfg->iter), cfg->css_lock->name, cfg->threads,
-		(unsigned long long)cfg->seed, total, total / secs, s->peak, r->failures,
+		(unsigned long long)cfg->seed, total, total / secs, s->peak, r->failures, r->known,
 		r->first_failure, r->pass ? "PASS" : "FAIL");
 	fprintf(f, "End of test: %s\n", r->pass ? "PASS" : "FAILURE");
 }

@@ -82,12 +82,18 @@ static json_t *failures_json(const struct cgt_failure *f, int n)
 {
 	json_t *a = json_array();
 
-	for (int i = 0; i < n; i++)
-		json_array_append_new(a, json_pack("{s:s, s:f, s:I, s:i, s:s, s:o}",
+	for (int i = 0; i < n; i++) {
+		json_t *o = json_pack("{s:s, s:f, s:I, s:i, s:s, s:o}",
 				"detector", cgt_detector_names[f[i].detector],
 				"time_s", (double)f[i].ns / 1e9, "step", (json_int_t)f[i].step,
 				"thread", f[i].thread_id,
-				"summary", f[i].summary, "evidence", cgt_json_lines(f[i].evidence)));
+				"summary", f[i].summary, "evidence", cgt_json_lines(f[i].evidence));
+
+		/* the era's catalogued behaviour: counted, not what failed the run */
+		if (f[i].known[0])
+			json_object_set_new(o, "known", json_string(f[i].known));
+		json_array_append_new(a, o);
+	}
 	return a;
 }
 
@@ -341,17 +347,19 @@ int cgt_report_write(const struct cgt_run_config *cfg, struct cgt_run_result *re
 	json_object_set_new(config, "seed", json_string(seed));	/* u64: a string stays exact */
 	threads = threads_json(f, nf);
 	root = json_pack("{s:s, s:i, s:s, s:s, s:s, s:s, s:s*, s:o, s:f, s:f, s:b, s:b, s:b, s:I,"
-			 " s:o, s:o, s:o, s:o, s:O}",
+			 " s:I, s:o, s:o, s:o, s:o, s:O}",
 			 "schema", "cgtorture-report", "version", CGT_REPORT_VERSION,
 			 "run_id", res->run_id, "verdict", res->pass ? "PASS" : "FAIL",
 			 "command", cfg->command ? cfg->command : "",
 			 "build", cgt_build_name(),
 			 "expected", cfg->expect == CGT_EXPECT_FAIL ? "fail" :
-				     cfg->expect == CGT_EXPECT_PASS ? "pass" : NULL,
+				     cfg->expect == CGT_EXPECT_PASS ? "pass" :
+				     cfg->expect == CGT_EXPECT_KNOWN ? "known" : NULL,
 			 "config", config, "elapsed_s", res->elapsed,
 			 "first_failure_s", res->first_failure, "quiesced", res->quiesced,
 			 "finished", res->finished, "interrupted", res->interrupted,
 			 "failures_total", (json_int_t)res->failures,
+			 "failures_known", (json_int_t)res->known,
 			 "failures", failures_json(f, nf), "stats", stats_json(&res->stats, res->elapsed),
 			 "coverage", coverage_json(&res->cover), "locks", locks_json(),
 			 "threads", threads);

@@ -27,7 +27,12 @@ struct cgt_report_in {
 	long first_step;		/* failures[0].step, or -1 */
 	char first_summary[256];
 	int nfailures;			/* the failures the report keeps, in order */
-	struct { int detector; long step; char summary[256]; } failure[CGT_MAX_FAILURES];
+	struct {
+		int detector;
+		bool known;		/* the era's known behaviour: "known" names it */
+		long step;
+		char summary[256];
+	} failure[CGT_MAX_FAILURES];
 	long failures_total;
 	bool controlled;		/* has "schedule"; the fields below are then set */
 	char scheduler[16];		/* a scheduler's name (cgt_sched_find) */

@@ -265,7 +265,7 @@ void cgt_story_failure(const struct cgt_run_config *cfg, enum cgt_detector det, 
 	if (nf > nth)
 		nf = (int)nth;		/* one seen since is for its own call */
 	for (int i = 0; i < nf; i++)
-		detector[i] = (int)f[i].detector;
+		detector[i] = f[i].known[0] ? -1 : (int)f[i].detector;
 	which = (int)nth - 1;
 	if (nf <= which || cgt_failure_of_interest(cfg->stop_on, detector, nf) != which ||
 	    (cfg->sched && f[which].step < 0))

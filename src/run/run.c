@@ -216,17 +216,42 @@ void cgt_run_interrupt(int sig)
 	__atomic_store_n(&interrupted, sig, __ATOMIC_RELAXED);
 }
 
-/* --stop-on: the run ends once the chosen detector (or any) has reported. */
-static void run_failure_seen(enum cgt_detector det)
+/*
+ * --stop-on: the run ends once the chosen detector (or any) has reported; a known failure
+ * ends it only when its detector was named.
+ */
+static void run_failure_seen(enum cgt_detector det, bool known)
 {
 	struct cgt_run *run = current_run;
 
 	if (!run)
 		return;
-	if (run->cfg->stop_on == CGT_STOP_ON_ANY || run->cfg->stop_on == (int)det)
+	if ((run->cfg->stop_on == CGT_STOP_ON_ANY && !known) || run->cfg->stop_on == (int)det)
 		__atomic_store_n(&run->failed, 1, __ATOMIC_RELEASE);
 	if (run->hooks->failure)
 		run->hooks->failure(run->cfg, det, cgt_failures_total());
+}
+
+/*
+ * What --kernel makes known: each lock whose variant the era names and whose variant is a
+ * catalogued bug (3.14 and 3.15's reader-first rwlock_t) fails as that bug, which the era
+ * shipped with; asked for with --bug, the same bug is what the run looks for.
+ */
+static void run_know_era(const struct cgt_run_config *cfg)
+{
+	const struct { const char *lock, *era_variant; const struct cgt_lock_ops *ops; } locks[] = {
+		{ "tasklist_lock", cfg->era->tasklist_lock, cfg->tasklist_lock },
+		{ "css_set_lock", cfg->era->css_set_lock, cfg->css_lock },
+	};
+	enum cgt_bug bug;
+
+	for (size_t i = 0; cfg->kernel_given && i < ARRAY_SIZE(locks); i++) {
+		const struct cgt_lock_ops *ops = locks[i].ops;
+
+		if (ops && ops->bug && !strcmp(ops->name, locks[i].era_variant) &&
+		    !cgt_bug_parse(ops->bug, &bug) && !(cfg->bugs & (1UL << bug)))
+			cgt_failure_know(cgt_bug_catalogue[bug].detector, locks[i].lock, ops->bug);
+	}
 }
 
 static bool cfg_controlled(const struct cgt_run *run)
@@ -334,9 +359,10 @@ static void run_fill_result(struct cgt_run *run, struct cgt_run_result *res)
 	cgt_stats_snapshot(&run->stats, &res->stats);
 	cgt_threads_cover(&res->cover);
 	res->failures = cgt_failures_total();
+	res->known = cgt_failures_known();
 	res->first_failure = cgt_failures_get(f, 1) ? (double)f[0].ns / 1e9 : -1;
 	res->interrupted = __atomic_load_n(&interrupted, __ATOMIC_RELAXED);
-	res->pass = !res->failures && res->quiesced && res->finished;
+	res->pass = res->failures == res->known && res->quiesced && res->finished;
 	res->steps = cfg_controlled(run) ? cgt_sched_steps() : 0;
 	res->stop_step = run->stop_step;
 	res->diverged = cfg_controlled(run) ?
@@ -401,6 +427,7 @@ int cgt_run(const struct cgt_run_config *cfg, const struct cgt_run_hooks *hooks,
 	cgt_clock_reset();
 	cgt_tick_start();
 	cgt_failures_reset();
+	run_know_era(cfg);
 	cgt_lock_classes_reset();
 	cgt_threads_cover_reset();
 	cgt_rcu_register_thread();

@@ -22,6 +22,7 @@ struct cgt_run_config {
 	int walkers;			/* dedicated observer pthreads */
 	enum cgt_iter iter;
 	const struct cgt_kernel_era *era;	/* --kernel */
+	bool kernel_given;		/* --kernel named: its catalogued behaviour is known */
 	const struct cgt_lock_ops *css_lock;
 	const struct cgt_lock_ops *tasklist_lock;
 	unsigned int mix[CGT_NR_OPS];	/* weights of the operations */
@@ -54,7 +55,8 @@ struct cgt_run_config {
 	const char *command;		/* the command line that repeats this run */
 };
 
-enum cgt_expect { CGT_EXPECT_NONE, CGT_EXPECT_PASS, CGT_EXPECT_FAIL };
+/* known: a pass on which the era's catalogued behaviour showed (cgt_run_result.known) */
+enum cgt_expect { CGT_EXPECT_NONE, CGT_EXPECT_PASS, CGT_EXPECT_FAIL, CGT_EXPECT_KNOWN };
 #define CGT_STOP_ON_NONE	(-1)
 #define CGT_STOP_ON_ANY		CGT_NR_DETECTORS
 
@@ -65,6 +67,7 @@ struct cgt_run_result {
 	bool quiesced;			/* every model thread came to rest for the last check */
 	bool finished;			/* every model thread gone in time */
 	long failures;			/* reports of every detector */
+	long known;			/* of them, the era's known behaviour (not a FAIL) */
 	double first_failure;		/* seconds into the run, or -1 */
 	char run_id[64];
 	char report_dir[512];		/* where report.json went, if anywhere */

@@ -20,7 +20,7 @@ static void child_send(const struct cgt_run_config *cfg, const struct cgt_run_re
 {
 	static struct cgt_failure all[CGT_MAX_FAILURES];
 	int detector[CGT_MAX_FAILURES];
-	int nf = cgt_failures_get(all, CGT_MAX_FAILURES);
+	int nf = cgt_failures_get(all, CGT_MAX_FAILURES), which;
 	const struct cgt_failure *f;
 	char *choices = cfg->sched ? cgt_schedule_encode(cgt_sched_recorded()) : NULL;
 	FILE *o = fdopen(child_fd, "w");
@@ -30,8 +30,9 @@ static void child_send(const struct cgt_run_config *cfg, const struct cgt_run_re
 		return;
 	}
 	for (int i = 0; i < nf; i++)
-		detector[i] = (int)all[i].detector;
-	f = nf ? &all[cgt_failure_of_interest(cfg->stop_on, detector, nf)] : NULL;
+		detector[i] = all[i].known[0] ? -1 : (int)all[i].detector;
+	which = cgt_failure_of_interest(cfg->stop_on, detector, nf);
+	f = which >= 0 ? &all[which] : NULL;
 	fprintf(o, "%d %d %d %ld %ld %ld %ld\n%s\n%s\n%s\n%s\n", status, res->pass,
 		f ? (int)f->detector : -1, f ? f->step : -1L, res->steps, res->stop_step,
 		res->diverged, res->report_dir, res->diverged_why, f ? f->summary : "",

@@ -16,7 +16,7 @@ int cgt_report_interest(const struct cgt_report_in *r, int stop_on)
 	int detector[CGT_MAX_FAILURES];
 
 	for (int i = 0; i < r->nfailures; i++)
-		detector[i] = r->failure[i].detector;
+		detector[i] = r->failure[i].known ? -1 : r->failure[i].detector;
 	return cgt_failure_of_interest(stop_on, detector, r->nfailures);
 }
 

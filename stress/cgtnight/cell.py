@@ -168,17 +168,20 @@ def classify(cell, rc, killed, log_path, cell_dir):
         return f"{f.get('detector', '?')}{t}: {f.get('summary', '')}"
 
     def first_story(det=None):
+        # what the era shipped with (the summary's "- known: ENTRY") is not news
         for f in failures:
-            if det in (None, "any") or f.get("detector") == det:
+            if not f.get("known") and (det in (None, "any") or f.get("detector") == det):
                 return story_of(f)
         for line in log.splitlines():        # no report.json: the summary's first report
-            if re.match(r"^\s+\[\s*[\d.]+s\] ", line) and (det in (None, "any") or f" {det}:" in line):
+            if (re.match(r"^\s+\[\s*[\d.]+s\] ", line) and " - known: " not in line
+                    and (det in (None, "any") or f" {det}:" in line)):
                 return line.strip()
         named = det if det not in (None, "any") else ", ".join(sorted(fired))
         return f"{named} reported (see the log)" if named else None
 
     out = {"verdict": summary.get("verdict"), "first_failure_s": first_s,
            "failures": int(summary.get("failures", len(failures)) or 0),
+           "known": int(summary.get("known", 0) or 0),
            "fired": sorted(fired), "report_dir": report_dir, "coverage": coverage_of(log)}
 
     caught = bool(fired) if cell.detector == "any" else cell.detector in fired
@@ -198,7 +201,8 @@ def classify(cell, rc, killed, log_path, cell_dir):
         status, story = "ERROR", f"{what}, no SUMMARY line: {_last_line(log)}"
     elif cell.expect == "pass":
         if rc == 0 and out["verdict"] == "PASS" and not fired:
-            status, story = "PASS", "no detector fired; invariants held"
+            status, story = "PASS", ("no detector fired; invariants held" if not out["known"] else
+                                     f"nothing new; {out['known']} report(s) of the era's known behaviour")
         else:
             status, story = "FAIL", (first_story() or f"exit status {rc}, verdict {out['verdict']}, "
                                      f"reports from {', '.join(sorted(fired)) or 'no detector'}")

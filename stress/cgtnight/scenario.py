@@ -1,7 +1,7 @@
 """Scenario files: one cell group each, expanded into cells against the binary's catalogue.
 
 A scenario is a few 'field: value' lines ('#' starts a comment); lists are separated by
-spaces or commas, and every list field multiplies the cells (walk x lock x bug x build).
+spaces or commas, and every list field multiplies the cells (kernel x walk x lock x bug x build).
 FIELDS below is the whole language; stress/README.md shows it with examples.
 """
 import os
@@ -15,6 +15,8 @@ BUILDS = ("plain", "tsan", "asan")
 
 FIELDS = {
     "name": "the cell group, first part of each cell's id (default: the file's name)",
+    "kernel": "kernel eras (--kernel), or all: every era `cgtorture eras` lists; what an era "
+              "shipped with is known, not a failure (SUMMARY known=N)",
     "walk": "thread-group walks (--iter): for_each, while_each",
     "lock": "css_set locks (--css-lock), or all: every lock `cgtorture locks` lists that is not a known bug",
     "tasklist-lock": "tasklist_lock variants (--tasklist-lock), or all",
@@ -104,8 +106,9 @@ class Catalogue:
             self.locks.append(name)
             if "known bug:" not in line:
                 self.correct_locks.append(name)
-        if not self.bugs or not self.correct_locks:
-            raise NightError(f"{binary}: could not read its catalogue (bugs --tsv, locks)")
+        self.eras = [line.split("\t")[0] for line in self._ask("eras") if line.strip()]
+        if not self.bugs or not self.correct_locks or not self.eras:
+            raise NightError(f"{binary}: could not read its catalogue (bugs --tsv, locks, eras)")
 
     def _ask(self, *args):
         try:
@@ -179,12 +182,15 @@ def expand(path, cat):
     def variants(key, flag):
         vals = _words(get(key, ""))
         if vals == ["all"]:
-            vals = list(cat.correct_locks)
+            vals = list(cat.eras if key == "kernel" else cat.correct_locks)
         for v in vals:
             if key.endswith("lock") and v not in cat.locks:
                 raise bad(key, f"unknown lock '{v}' (variants: {', '.join(cat.locks)})")
+            if key == "kernel" and v not in cat.eras:
+                raise bad(key, f"unknown era '{v}' (eras: {', '.join(cat.eras)})")
         return [(v, [flag, v]) for v in vals] or [(None, [])]
 
+    kernels = variants("kernel", "--kernel")
     walks = variants("walk", "--iter")
     locks = variants("lock", "--css-lock")
     tlocks = variants("tasklist-lock", "--tasklist-lock")
@@ -235,18 +241,18 @@ def expand(path, cat):
         options[key] = opts
 
     cells = []
-    for walk, walk_opts in walks:
+    for (kernel, kernel_opts), (walk, walk_opts) in ((k, w) for k in kernels for w in walks):
         for lock, lock_opts in locks:
             for tlock, tlock_opts in tlocks:
                 for bug in bugs or [None]:
                     for build in builds:
                         if build == "catalogue":
                             build = cat.bugs[bug]["build"]
-                        parts = [name] + [p for p in (walk, lock, tlock, bug) if p] + [build]
+                        parts = [name] + [p for p in (kernel, walk, lock, tlock, bug) if p] + [build]
                         opts = []
                         if bug:
                             opts = ([] if twin else ["--bug", bug]) + cat.bugs[bug]["options"]
-                        opts += walk_opts + lock_opts + tlock_opts
+                        opts += kernel_opts + walk_opts + lock_opts + tlock_opts
                         opts += options["options"] + options[f"options-{build}"]
                         det = detector
                         if det == "catalogue":
