@@ -124,7 +124,7 @@ test: unit build/plain/cgtorture build/tsan/cgtorture build/asan/cgtorture kerne
 	tests/seeing.sh build
 	tests/compare.sh build/plain/cgtorture
 	tests/nightly.sh build
-	RUNS=10 DURATION=2 SCHEDULES=100 tests/soak build $$(mktemp -d)
+	RUNS=10 DURATION=2 SCHEDULES=100 SOAK_BIG=0 tests/soak build $$(mktemp -d)
 
 stress: cgtorture
 	./cgtorture run
@@ -133,13 +133,16 @@ bench: build/plain/bench/bench_scale build/tsan/bench/bench_scale
 	build/plain/bench/bench_scale
 	build/tsan/bench/bench_scale --threads 4000
 
-# The false-alarm soak: RUNS free-running runs of DURATION seconds over every correct
-# configuration in every build, and SCHEDULES controlled schedules, beside two CPU burners
-# (about 45 minutes at the defaults); the table goes to results/soak-<stamp>/soak.txt.
+# The false-alarm soak: SOAK_RUNS free-running runs of SOAK_DURATION seconds, each drawn from
+# its index over the correct configurations the binary lists (era, lock, build, swarm,
+# threads), SOAK_BIG=1 adding 3 plain runs at 30,000 threads, and SOAK_SCHEDULES controlled
+# schedules turning scheduler, build and era, beside two CPU burners (about 45 minutes at the
+# defaults); the table goes to results/soak-<stamp>/soak.txt.
 .PHONY: soak
 soak: build/plain/cgtorture build/tsan/cgtorture build/asan/cgtorture
 	RUNS=$(or $(SOAK_RUNS),300) DURATION=$(or $(SOAK_DURATION),4) \
-		SCHEDULES=$(or $(SOAK_SCHEDULES),1000) tests/soak build results/soak-$$(date +%Y%m%d-%H%M%S)
+		SCHEDULES=$(or $(SOAK_SCHEDULES),1000) SOAK_BIG=$(or $(SOAK_BIG),0) \
+		tests/soak build results/soak-$$(date +%Y%m%d-%H%M%S)
 
 # Each catalogued bug over SEEDS seeds with a BUDGET-second run each: detection rate and time,
 # with and without perturbation, and the fixed twin's reports (long: up to an hour).
