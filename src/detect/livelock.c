@@ -3,9 +3,10 @@
  * livelock: a thread-group walk that cannot end (while_each_thread from a thread that left
  * the ring). A walk that met a thread a second time (it went round a ring without its end),
  * one that has taken more steps than its group could ever hold (the model's walk_limit), or
- * one older than --stall (seen by the watchdog in a free-running run), is
- * stopped through the model's own interface at its next step and reported from inside it,
- * still under rcu_read_lock, with what became of its start thread; so the run goes on.
+ * one older than --stall (seen by the watchdog in a free-running run) that has gone further
+ * than its group or lost its start thread, is stopped through the model's own interface at
+ * its next step and reported from inside it, still under rcu_read_lock, with what became
+ * of its start thread; so the run goes on.
  */
 #include <stdio.h>
 
@@ -22,6 +23,16 @@ static int livelock_start(const struct cgt_detect_config *cfg)
 	return 0;
 }
 
+/*
+ * A walk told it is old that has taken no more steps than its start thread's group holds,
+ * that start still hashed, is still going through a big group, slowly (thousands of threads
+ * on a loaded machine): progress, not a walk that cannot end. Under the walk's RCU section.
+ */
+static bool walk_in_reach(const struct cgt_walk *w)
+{
+	return pid_alive(w->start) && w->steps <= READ_ONCE(w->start->signal->nr_threads);
+}
+
 static void livelock_resume(enum cgt_point_id id, const void *obj)
 {
 	struct cgt_walk *w = (struct cgt_walk *)obj;
@@ -34,9 +45,13 @@ static void livelock_resume(enum cgt_point_id id, const void *obj)
 		cgt_walk_stop(w, CGT_WALK_LOOPED);
 	else if (w->steps >= cgt_model_cfg()->walk_limit)
 		cgt_walk_stop(w, CGT_WALK_TOO_LONG);
-	else if (self && READ_ONCE(self->walk_abort))
+	else if (self && READ_ONCE(self->walk_abort) && !walk_in_reach(w))
 		cgt_walk_stop(w, WALK_TOO_OLD);
+	else if (self && READ_ONCE(self->walk_abort))
+		WRITE_ONCE(self->walk_abort, 0);	/* the watchdog asks again at its next look */
 	else
+		return;
+	if (!w->overran)
 		return;
 	snprintf(evidence, sizeof(evidence),
 		 "walk: %s from tid %d (%s)\nsteps: %ld\nstart thread: %s\nwhy: %s\n",
