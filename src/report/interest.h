@@ -13,4 +13,9 @@
  */
 int cgt_failure_of_interest(int stop_on, const int *detector, int n);
 
+struct cgt_failure;
+
+/* The same among @n failures as cgt_failures_get gives them, known ones left out. */
+int cgt_failures_of_interest(int stop_on, const struct cgt_failure *f, int n);
+
 #endif

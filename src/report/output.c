@@ -1,7 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The summary a run prints on the terminal as it ends. */
-#include <string.h>
-
 #include "report.h"
 #include "../locks/lock.h"
 #include "story.h"
@@ -73,19 +71,15 @@ static void print_convoys(FILE *f)
 static void print_known(FILE *f, const struct cgt_run_config *cfg, const struct cgt_failure *fl,
 			int nf, long known)
 {
-	const struct cgt_failure *first = NULL;
+	int i = 0;
 
-	for (int i = 0; i < nf && !first; i++)
-		if (fl[i].known[0])
-			first = &fl[i];
-	if (!known)
+	while (i < nf && !fl[i].known[0])
+		i++;
+	if (!known || i == nf)
 		return;
-	fprintf(f, "known for kernel %s: %ld report(s) of %s, the catalogue's %s (%s is %s, as "
-		"in %s); not a failure of this run (cgtorture bugs)\n", cfg->era->name, known,
-		first ? cgt_detector_names[first->detector] : "?", first ? first->known : "?",
-		first ? first->subject : "?",
-		first && !strcmp(first->subject, "css_set_lock") ? cfg->css_lock->name :
-		cfg->tasklist_lock->name, cfg->era->name);
+	fprintf(f, "known for kernel %s: %ld report(s) of %s, the catalogue's %s (%s as %s "
+		"shipped it); not a failure of this run (cgtorture bugs)\n", cfg->era->name, known,
+		cgt_detector_names[fl[i].detector], fl[i].known, fl[i].subject, cfg->era->name);
 }
 
 void cgt_print_summary(FILE *f, const struct cgt_run_config *cfg, const struct cgt_run_result *r)

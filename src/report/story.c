@@ -255,7 +255,6 @@ static void tell(const struct cgt_capture *c)
 void cgt_story_failure(const struct cgt_run_config *cfg, enum cgt_detector det, long nth)
 {
 	static struct cgt_failure f[CGT_MAX_FAILURES];
-	int detector[CGT_MAX_FAILURES];
 	int nf, which;
 
 	/* a free-running crash is reported from its signal handler: no copies, no pictures */
@@ -264,10 +263,8 @@ void cgt_story_failure(const struct cgt_run_config *cfg, enum cgt_detector det, 
 	nf = cgt_failures_get(f, CGT_MAX_FAILURES);
 	if (nf > nth)
 		nf = (int)nth;		/* one seen since is for its own call */
-	for (int i = 0; i < nf; i++)
-		detector[i] = f[i].known[0] ? -1 : (int)f[i].detector;
 	which = (int)nth - 1;
-	if (nf <= which || cgt_failure_of_interest(cfg->stop_on, detector, nf) != which ||
+	if (nf <= which || cgt_failures_of_interest(cfg->stop_on, f, nf) != which ||
 	    (cfg->sched && f[which].step < 0))
 		return;
 	story[0] = '\0';

@@ -19,8 +19,8 @@ static void child_send(const struct cgt_run_config *cfg, const struct cgt_run_re
 		       int status)
 {
 	static struct cgt_failure all[CGT_MAX_FAILURES];
-	int detector[CGT_MAX_FAILURES];
-	int nf = cgt_failures_get(all, CGT_MAX_FAILURES), which;
+	int nf = cgt_failures_get(all, CGT_MAX_FAILURES);
+	int which = cgt_failures_of_interest(cfg->stop_on, all, nf);
 	const struct cgt_failure *f;
 	char *choices = cfg->sched ? cgt_schedule_encode(cgt_sched_recorded()) : NULL;
 	FILE *o = fdopen(child_fd, "w");
@@ -29,9 +29,6 @@ static void child_send(const struct cgt_run_config *cfg, const struct cgt_run_re
 		free(choices);
 		return;
 	}
-	for (int i = 0; i < nf; i++)
-		detector[i] = all[i].known[0] ? -1 : (int)all[i].detector;
-	which = cgt_failure_of_interest(cfg->stop_on, detector, nf);
 	f = which >= 0 ? &all[which] : NULL;
 	fprintf(o, "%d %d %d %ld %ld %ld %ld\n%s\n%s\n%s\n%s\n", status, res->pass,
 		f ? (int)f->detector : -1, f ? f->step : -1L, res->steps, res->stop_step,
