@@ -81,8 +81,5 @@ extern const struct cgt_detector_ops *const cgt_detectors[CGT_NR_DETECTORS];
  * fair lock (FIFO, or waiting writers first) lets none pass at all.
  */
 #define CGT_STARVE_READS	8
-/* Reads past one queued writer of a reader-first lock, per second of --starve, that make it
- * starved (free-running). */
-#define CGT_STARVE_PASSES	1000
 
 #endif

@@ -25,29 +25,20 @@ static int starvation_start(const struct cgt_detect_config *cfg)
 }
 
 /*
- * Reads got in before the writer that had queued before they asked: on a lock that promises
- * queued writers to later readers one such read breaks the promise; on a reader-first lock,
- * CGT_STARVE_PASSES of them past one writer per second of --starve are its starvation,
- * whether or not the readers keep it out for a whole --starve. Reported once a run.
+ * A read got in before a writer that had queued before it asked: on a lock that promises
+ * queued writers a place (the queued rwlock, the rwsems, FIFO locks) the first such read
+ * breaks the promise. On a reader-first lock passing is what the lock is designed to do: the
+ * count is a figure (report.json's locks, compare), and only a writer that waited --starve
+ * is starved. Reported once a run.
  */
 static void passed_queued(const struct cgt_lock_op *op, struct cgt_thread *t)
 {
-	bool fair = op->lock->ops->policy != CGT_POLICY_READER_FIRST;
-
-	/* --starve is the tolerance: CGT_STARVE_PASSES reads past one writer per second of it */
-	long passes = (long)((double)CGT_STARVE_PASSES * (double)starve_ns / 1e9);
-
-	if (op->passed_queued != (fair ? 1 : passes > 0 ? passes : 1) ||
+	if (op->lock->ops->policy == CGT_POLICY_READER_FIRST || op->passed_queued != 1 ||
 	    __atomic_exchange_n(&passed_queued_reported, 1, __ATOMIC_RELAXED))
 		return;
-	if (fair)
-		cgt_fail_on(CGT_DET_STARVATION, t ? t->id : 0, op->lock->name, NULL,
-			    "a read of %s (%s: %s) got in before a writer that had queued before it asked",
-			    op->lock->name, op->lock->ops->name, op->lock->ops->desc);
-	else
-		cgt_fail_on(CGT_DET_STARVATION, t ? t->id : 0, op->lock->name, NULL,
-			    "%ld reads of %s (%s) got in past one queued writer, each asked for after it had queued",
-			    op->passed_queued, op->lock->name, op->lock->ops->name);
+	cgt_fail_on(CGT_DET_STARVATION, t ? t->id : 0, op->lock->name, NULL,
+		    "a read of %s (%s: %s) got in before a writer that had queued before it asked",
+		    op->lock->name, op->lock->ops->name, op->lock->ops->desc);
 }
 
 /* A writer got in: was it passed over for too long, or by too many? */
