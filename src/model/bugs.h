@@ -65,7 +65,7 @@
 	  "3.16); overlapping readers starve a writer (the 2012 memcg id_lock softlockup "	\
 	  "in cgroup_mkdir behind 19 readers). --kernel 3.14 and 3.15 run with it",	\
 	  "the queued rwlock (qrwlock) for tasklist_lock, as from 3.16",	\
-	  "--swarm off --perturb 300 --walkers 16 --starve 0.5 --mix migrate=0",	\
+	  "--swarm off --perturb 300 --walkers 32 --starve 0.5 --mix migrate=0,observe=0",	\
 	  "--swarm off --sched random --threads 8 --steps 5000 --walkers 12")	\
 	X(CSET_WALK_UNLOCKED, "cset-walk-unlocked", TSAN, "tsan",	\
 	  "a css_set's task list (cg_list) walked without css_set_lock races with a "	\
