@@ -507,36 +507,6 @@ void css_task_iter_end(struct css_task_iter *it)
 }
 
 /*
- * pidlist_array_load (3.14, kernel/cgroup.c): reading cgroup.procs lists the cgroup's tasks
- * through one css_task_iter, so the css_set lock is held for reading across every task in
- * it; at a hierarchy's root that is every task (systemd and ps read it). The array is sized
- * by cgroup_task_count first, as the kernel does; sorting and uniq come after the lock.
- */
-long pidlist_array_load(const struct cgroup *cgrp)
-{
-	long length = cgroup_task_count(cgrp), n = 0;
-	int *array = calloc(length > 0 ? (size_t)length : 1, sizeof(*array));
-	struct css_task_iter it;
-	struct task *tsk;
-
-	if (!array)
-		return -ENOMEM;
-	css_task_iter_start(cgrp, &it);
-	while ((tsk = css_task_iter_next(&it)) && n < length) {
-		int pid;
-
-		rcu_read_lock();	/* task_tgid_vnr: the leader may be changing (exec) */
-		pid = task_tgid_nr(tsk);
-		rcu_read_unlock();
-		if (pid > 0)
-			array[n++] = pid;
-	}
-	css_task_iter_end(&it);
-	free(array);
-	return n;
-}
-
-/*
  * proc_cgroup_show: "/proc/<pid>/cgroup", one line per hierarchy. The kernel takes
  * cgroup_mutex first, then the css_set lock for reading (3.14: read_lock(&css_set_lock) in
  * task_cgroup_from_root; 3.15: down_read(&css_set_rwsem)); the css_set lock nests outside

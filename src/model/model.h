@@ -291,7 +291,6 @@ struct css_task_iter {
 void css_task_iter_start(const struct cgroup *cgrp, struct css_task_iter *it);
 struct task *css_task_iter_next(struct css_task_iter *it);
 void css_task_iter_end(struct css_task_iter *it);
-long pidlist_array_load(const struct cgroup *cgrp);
 
 /* walk.c: the two thread-group walks, one step at a time, under rcu_read_lock. */
 struct cgt_walk {

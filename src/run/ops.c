@@ -149,15 +149,10 @@ void cgt_observe(struct cgt_run *run, struct prng *rng, struct cgt_watch *watch)
 		struct css_task_iter it;
 		long n = 0;
 
-		/* a cgroup's tasks, or cgroup.procs of a root: every task, the lock held */
-		if (prng_below(rng, 2)) {
-			n = pidlist_array_load(&cgroups[prng_below(rng, CGT_NR_HIERARCHIES)][0]);
-		} else {
-			css_task_iter_start(random_cgroup(rng), &it);
-			while (css_task_iter_next(&it))
-				n++;
-			css_task_iter_end(&it);
-		}
+		css_task_iter_start(random_cgroup(rng), &it);
+		while (css_task_iter_next(&it))
+			n++;
+		css_task_iter_end(&it);
 		stat_inc(run, iters);
 		stat_add(run, iter_tasks, n);
 		break;
