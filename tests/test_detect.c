@@ -599,16 +599,26 @@ static void *starve_writer(void *arg)
 	return NULL;
 }
 
-/* The lock statistics' count of reads that got in ahead of a waiting writer. */
-static long class_passed_over(const char *name)
+/* The lock statistics of the class @name into @out; false when there is none. */
+static bool class_of(const char *name, struct cgt_lock_class *out)
 {
 	struct cgt_lock_class cls[16];
 	int n = cgt_lock_classes(cls, 16);
 
 	for (int i = 0; i < n; i++)
-		if (cls[i].name && !strcmp(cls[i].name, name))
-			return cls[i].passed_over;
-	return -1;
+		if (cls[i].name && !strcmp(cls[i].name, name)) {
+			*out = cls[i];
+			return true;
+		}
+	return false;
+}
+
+/* The lock statistics' count of reads that got in ahead of a waiting writer. */
+static long class_passed_over(const char *name)
+{
+	struct cgt_lock_class cls;
+
+	return class_of(name, &cls) ? cls.passed_over : -1;
 }
 
 /*
@@ -705,11 +715,10 @@ static void *passing_writer(void *arg)
 Test(detect, reader_first_passes_are_a_figure_not_a_failure)
 {
 	static struct starve_ctx c;
-	struct cgt_lock_class cls[16];
+	struct cgt_lock_class cls;
 	uint64_t worst = 0;
 	pthread_t wr;
 	double end;
-	int n;
 
 	fresh_state();
 	start_detectors(60, 5.0);
@@ -729,10 +738,8 @@ Test(detect, reader_first_passes_are_a_figure_not_a_failure)
 	cgt_read_unlock(&c.lock);
 	cr_assert(join_within(wr, 10.0), "the writer did not get in once the hold ended");
 	cr_assert_eq(__atomic_load_n(&c.writes, __ATOMIC_ACQUIRE), 1);
-	n = cgt_lock_classes(cls, 16);
-	for (int i = 0; i < n; i++)
-		if (cls[i].name && !strcmp(cls[i].name, "test_tasklist_lock"))
-			worst = cls[i].worst_queued_passed;
+	if (class_of("test_tasklist_lock", &cls))
+		worst = cls.worst_queued_passed;
 	cr_assert_geq(worst, 6000, "the passes were not counted: %lu", (unsigned long)worst);
 	cr_assert_eq(cgt_failure_count(CGT_DET_STARVATION), 0,
 		     "a reader-first lock's passes were called starvation");
