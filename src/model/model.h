@@ -101,6 +101,7 @@ struct cgroup {			/* struct cgroup */
 	char name[24];			/* "cpu:/g2" */
 	struct cgroup *parent;
 	struct cds_list_head cset_links;	/* cgrp_cset_link.cset_link */
+	bool dead;			/* CGRP_DEAD: removed; cgroup_lock_live_group refuses it */
 };
 
 struct css_set {		/* struct css_set */
@@ -273,6 +274,8 @@ int cgroup_attach_task(struct cgroup *cgrp, struct task *leader, bool threadgrou
 int cgroup_procs_write(struct cgroup *cgrp, int pid);
 int cgroup_tasks_write(struct cgroup *cgrp, int pid);
 int cgroup_task_count(const struct cgroup *cgrp);
+/* The run's end: every cgroup goes offline, so writes still queued on cgroup_mutex leave. */
+void cgroup_offline_all(void);
 int proc_cgroup_show(struct task *t, char *buf, size_t len);
 struct cgroup *task_cgroup(struct task *t, int hierarchy);
 void threadgroup_lock(struct task *tsk);

@@ -105,8 +105,12 @@ void cgt_print_summary(FILE *f, const struct cgt_run_config *cfg, const struct c
 		"pgrp walks %ld, css_task_iter %ld, cgroup_task_count %ld, proc_cgroup_show %ld\n",
 		s->walks, s->walks ? (double)s->walk_steps / s->walks : 0.0, s->readdirs,
 		s->readdir_missed, s->pgrp_walks, s->iters, s->counts, s->shows);
-	fprintf(f, "peak live threads %ld (cap %d); invariant checks while running %ld\n",
+	fprintf(f, "peak live threads %ld (cap %d); invariant checks while running %ld",
 		s->peak, cfg->threads, s->checks);
+	if (s->checks_skipped)
+		fprintf(f, " (%ld skipped: the model did not come to rest within --stall)",
+			s->checks_skipped);
+	fputc('\n', f);
 	print_convoys(f);
 	print_coverage(f, &r->cover);
 	fputc('\n', f);

@@ -133,7 +133,8 @@ static json_t *stats_json(const struct cgt_stats *s, double elapsed)
 			 "livelocked_walks", (json_int_t)s->livelocks,
 			 "task_iters", (json_int_t)s->iters, "readdirs", (json_int_t)s->readdirs,
 			 "readdir_missed", (json_int_t)s->readdir_missed,
-			 "pgrp_walks", (json_int_t)s->pgrp_walks, "checks", (json_int_t)s->checks);
+			 "pgrp_walks", (json_int_t)s->pgrp_walks, "checks", (json_int_t)s->checks,
+			 "checks_skipped", (json_int_t)s->checks_skipped);
 }
 
 /* {"points": {name: count}, "paths": {name: count}}: what the run exercised */

@@ -202,7 +202,7 @@ enum cgt_op_result cgt_do_op(struct cgt_run *run, struct task *me, enum cgt_op o
 			ret = cgroup_tasks_write(random_cgroup(rng), random_recent_pid(run, rng));
 		if (ret == -ESRCH)
 			stat_inc(run, migrate_esrch);
-		else
+		else if (ret != -ENODEV)	/* the run's end took the cgroups offline */
 			stat_inc(run, ops[CGT_OP_MIGRATE]);
 		break;
 	case CGT_OP_OBSERVE:

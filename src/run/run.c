@@ -30,10 +30,13 @@ static void sleep_tick(void)
 }
 
 /*
- * Park every model thread and walker; false if for @timeout none came (on a loaded machine
- * they come slowly, and each one that parks restarts the wait).
+ * Park every model thread and walker; false if they did not all come within @timeout. On a
+ * loaded machine they come slowly: with @patient, each one that parks restarts the wait
+ * (the final check, which must happen; the hard deadline bounds it). A check while running
+ * is not patient: hundreds of threads queued behind a long migration would hold the whole
+ * model paused for as long as that queue takes to drain.
  */
-static bool run_quiesce(struct cgt_run *run, int walkers, double timeout)
+static bool run_quiesce(struct cgt_run *run, int walkers, double timeout, bool patient)
 {
 	double deadline = cgt_now() + timeout;
 	bool all = false;
@@ -43,7 +46,7 @@ static bool run_quiesce(struct cgt_run *run, int walkers, double timeout)
 	pthread_mutex_lock(&run->park_lock);
 	while (!all && cgt_now() < deadline) {
 		all = run->parked == READ_ONCE(run->stats.actors) + walkers;
-		if (run->parked > parked) {
+		if (patient && run->parked > parked) {
 			parked = run->parked;
 			deadline = cgt_now() + timeout;
 		}
@@ -69,13 +72,15 @@ static void run_resume(struct cgt_run *run)
  * Hold the model still and check it, giving its threads @timeout to come to rest; a model
  * that will not is the hang watchdog's.
  */
-static bool run_check(struct cgt_run *run, int walkers, double timeout)
+static bool run_check(struct cgt_run *run, int walkers, double timeout, bool patient)
 {
-	bool quiet = run_quiesce(run, walkers, timeout);
+	bool quiet = run_quiesce(run, walkers, timeout, patient);
 
 	if (quiet) {
 		stat_inc(run, checks);
 		cgt_detect_at_rest();
+	} else if (!patient) {
+		stat_inc(run, checks_skipped);
 	}
 	run_resume(run);
 	return quiet;
@@ -189,6 +194,7 @@ static bool run_drain(struct cgt_run *run)
 	long left, last = -1;
 
 	__atomic_store_n(&run->stop, 1, __ATOMIC_RELEASE);
+	cgroup_offline_all();
 	run_resume(run);
 	while ((left = __atomic_load_n(&run->stats.actors, __ATOMIC_ACQUIRE)) > 0) {
 		if (left != last) {
@@ -495,7 +501,7 @@ int cgt_run(const struct cgt_run_config *cfg, const struct cgt_run_hooks *hooks,
 		if (cfg->swarm && cgt_now() - run->start >= run->next_phase_s)
 			run_next_phase(run, cgt_now() - run->start, -1);
 		if (cgt_now() >= next_check) {
-			run_check(run, nwalkers, cfg->stall);
+			run_check(run, nwalkers, cfg->stall, false);
 			next_check = cgt_now() + cfg->check_interval;
 		}
 		sleep_tick();
@@ -506,9 +512,11 @@ int cgt_run(const struct cgt_run_config *cfg, const struct cgt_run_hooks *hooks,
 	/*
 	 * The last check must happen: threads on their way through queues that move, on a
 	 * loaded machine, get two seconds past the stall between one parking and the next; a
-	 * thread that really hangs meanwhile is the watchdog's, reported after one stall.
+	 * thread that really hangs meanwhile is the watchdog's, reported after one stall. The
+	 * cgroups go offline first, so that writers queued on cgroup_mutex leave at once.
 	 */
-	res->quiesced = run_check(run, nwalkers, cfg->stall + 2);
+	cgroup_offline_all();
+	res->quiesced = run_check(run, nwalkers, cfg->stall + 2, true);
 	if (!res->quiesced)
 		cgt_detect_no_rest(cfg->stall + 2);
 	res->finished = run_drain(run);

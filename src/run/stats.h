@@ -29,6 +29,7 @@ struct cgt_stats {
 	long readdir_missed;		/* threads alive through a listing that it missed */
 	long pgrp_walks;		/* do_each_pid_task over a process group */
 	long checks;			/* invariant checks made while running */
+	long checks_skipped;		/* the model did not come to rest within --stall */
 	long live;			/* live model threads (pthreads) now */
 	long peak;			/* most at once */
 	long actors;			/* actor pthreads not yet finished */

@@ -8,15 +8,14 @@
  */
 #include <errno.h>
 #include <limits.h>
-#include <linux/futex.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "sched.h"
+#include "../base/futex.h"
 #include "../core/point.h"
 #include "../core/rcu.h"
 #include "../core/thread.h"
@@ -59,16 +58,6 @@ static struct {
 	int gp_nreaders, gp_cap;
 	bool gp_active;
 } S;
-
-static void futex_wait(int *addr, int val, const struct timespec *timeout)
-{
-	syscall(SYS_futex, addr, FUTEX_WAIT_PRIVATE, val, timeout, NULL, 0);
-}
-
-static void futex_wake(int *addr, int n)
-{
-	syscall(SYS_futex, addr, FUTEX_WAKE_PRIVATE, n, NULL, NULL, 0);
-}
 
 /* The baton: relaxed atomics ordered by fences (invisible to TSan) and a futex to sleep on. */
 static void gate_open(struct cgt_sched_ent *e)
