@@ -19,10 +19,7 @@ _Static_assert(sizeof(struct ticket_lock) <= CGT_LOCK_PRIV_SIZE, "rcu-spinlock s
 
 static void rcu_spin_init(struct cgt_lock *lock)
 {
-	struct ticket_lock *t = cgt_lock_priv(lock, struct ticket_lock);
-
-	t->next = 0;
-	t->owner = 0;
+	ticket_init(cgt_lock_priv(lock, struct ticket_lock));
 }
 
 /* The caller must be a registered RCU reader (cgt_rcu_register_thread). */

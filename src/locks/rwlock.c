@@ -29,7 +29,7 @@ static void rwlock_init(struct cgt_lock *lock)
 	struct qrwlock *q = cgt_lock_priv(lock, struct qrwlock);
 
 	q->cnts = 0;
-	q->wait_lock.next = q->wait_lock.owner = 0;
+	ticket_init(&q->wait_lock);
 }
 
 /* queued_read_lock / queued_read_lock_slowpath */

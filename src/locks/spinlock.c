@@ -13,10 +13,7 @@ _Static_assert(sizeof(struct ticket_lock) <= CGT_LOCK_PRIV_SIZE, "spinlock state
 
 static void spinlock_init(struct cgt_lock *lock)
 {
-	struct ticket_lock *t = cgt_lock_priv(lock, struct ticket_lock);
-
-	t->next = 0;
-	t->owner = 0;
+	ticket_init(cgt_lock_priv(lock, struct ticket_lock));
 }
 
 static void spinlock_lock(struct cgt_lock *lock)
