@@ -56,6 +56,9 @@ void cgt_thread_register(struct cgt_thread *t, enum cgt_role role, int pid)
 	pthread_mutex_lock(&registry_lock);
 	t->id = ++next_id;
 	t->next = registry;
+	t->pprev = &registry;
+	if (registry)
+		registry->pprev = &t->next;
 	registry = t;
 	nregistered++;
 	pthread_mutex_unlock(&registry_lock);
@@ -139,6 +142,7 @@ static void thread_copy_state(struct cgt_thread *dst, const struct cgt_thread *s
 		d[i] = __atomic_load_n(&s[i], __ATOMIC_RELAXED);
 	dst->ring_head = 0;
 	dst->next = NULL;
+	dst->pprev = NULL;
 }
 
 int cgt_threads_snapshot(struct cgt_thread **buf, int *cap)
@@ -197,15 +201,13 @@ void cgt_thread_abort_walk(int id, uint64_t since)
 
 void cgt_thread_unregister(struct cgt_thread *t)
 {
-	struct cgt_thread **pp;
-
 	pthread_mutex_lock(&registry_lock);
-	for (pp = &registry; *pp; pp = &(*pp)->next) {
-		if (*pp == t) {
-			*pp = t->next;
-			nregistered--;
-			break;
-		}
+	if (t->pprev) {
+		*t->pprev = t->next;
+		if (t->next)
+			t->next->pprev = t->pprev;
+		t->pprev = NULL;
+		nregistered--;
 	}
 	cgt_thread_copy(&graveyard[graveyard_next++ % GRAVEYARD_SIZE], t);
 	cgt_cover_add(&cover_gone, &t->cover);
@@ -258,18 +260,8 @@ int cgt_threads_graveyard(struct cgt_thread **out, int max)
 	return i;
 }
 
-void cgt_threads_reset(void)
-{
-	pthread_mutex_lock(&registry_lock);
-	registry = NULL;
-	graveyard_next = 0;
-	memset(graveyard, 0, sizeof(graveyard));
-	pthread_mutex_unlock(&registry_lock);
-}
-
 void cgt_wait_begin(const void *obj, const char *name, enum cgt_wait_kind kind)
 {
 	if (cgt_self)
 		cgt_wait_begin_at(obj, name, kind, cgt_clock_ns());
 }
-

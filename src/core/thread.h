@@ -87,6 +87,7 @@ struct cgt_thread {
 	/* what it exercised: folded into the run's totals as it unregisters */
 	struct cgt_cover cover;
 	struct cgt_thread *next;	/* on the registry, under its lock */
+	struct cgt_thread **pprev;	/* what points at it there: leaving is O(1) */
 };
 
 extern __thread struct cgt_thread *cgt_self;
@@ -112,7 +113,6 @@ void cgt_threads_unlock(void);
 struct cgt_thread *cgt_threads_first(void);
 /* Recently finished threads, kept for their stories. */
 int cgt_threads_graveyard(struct cgt_thread **out, int max);
-void cgt_threads_reset(void);
 /* The coverage of the live threads and of those gone since the last reset. */
 void cgt_threads_cover(struct cgt_cover *out);
 /* Forget the coverage of the threads gone so far: a new run begins. */
