@@ -119,13 +119,15 @@ static void actor_abandon(struct task *child)
 	sem_post(&a->gate);
 }
 
-/* signal_wake_up: a parked thread of a controlled run must go and see its SIGKILL. */
+/* signal_wake_up: a parked thread must go and see its SIGKILL. */
 static void actor_kill(struct task *t)
 {
 	struct actor *a;
 
-	if (!cgt_sched_on())
+	if (!cgt_sched_on()) {
+		cgt_run_wake_parked(actor_run);
 		return;
+	}
 	a = READ_ONCE(t->ctx);
 	if (a)
 		cgt_sched_wake_ent(&a->ent, &actor_run->pause);

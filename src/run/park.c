@@ -4,15 +4,11 @@
  * holds the model still to check it; free-running on a condition variable, or, in a
  * controlled run, blocked in the scheduler until the driver lets it go.
  */
-#include <time.h>
-
 #include "park.h"
 
 /* A model thread waits here, between operations, while the driver inspects the model. */
 void cgt_run_park(struct cgt_run *run, struct task *me)
 {
-	struct timespec ts;
-
 	if (cgt_self)
 		WRITE_ONCE(cgt_self->parked, 1);
 	pthread_mutex_lock(&run->park_lock);
@@ -32,17 +28,23 @@ void cgt_run_park(struct cgt_run *run, struct task *me)
 	pthread_cond_broadcast(&run->park_cond);
 	/* a SIGKILL from an exec that began before the pause must still take effect */
 	while (__atomic_load_n(&run->pause, __ATOMIC_ACQUIRE) && !cgt_run_stopping(run) &&
-	       !(me && fatal_signal_pending(me))) {
-		clock_gettime(CLOCK_REALTIME, &ts);
-		ts.tv_nsec += 5000000;
-		if (ts.tv_nsec >= 1000000000) {
-			ts.tv_sec++;
-			ts.tv_nsec -= 1000000000;
-		}
-		pthread_cond_timedwait(&run->park_cond, &run->park_lock, &ts);
-	}
+	       !(me && fatal_signal_pending(me)))
+		pthread_cond_wait(&run->park_cond, &run->park_lock);
 	run->parked--;
 	pthread_mutex_unlock(&run->park_lock);
 	if (cgt_self)
 		WRITE_ONCE(cgt_self->parked, 0);
+}
+
+/*
+ * signal_wake_up in a free run: a parked thread must go and see its SIGKILL. The signal is
+ * set before this lock is taken, and a thread parks and looks at it under the lock, so
+ * either it sees the signal or it is waiting here to be woken.
+ */
+void cgt_run_wake_parked(struct cgt_run *run)
+{
+	pthread_mutex_lock(&run->park_lock);
+	if (run->parked)
+		pthread_cond_broadcast(&run->park_cond);
+	pthread_mutex_unlock(&run->park_lock);
 }

@@ -33,6 +33,7 @@ struct cgt_run {
 };
 
 void cgt_run_park(struct cgt_run *run, struct task *me);
+void cgt_run_wake_parked(struct cgt_run *run);
 static inline bool cgt_run_stopping(struct cgt_run *run)
 {
 	return __atomic_load_n(&run->stop, __ATOMIC_ACQUIRE);
