@@ -30,11 +30,15 @@ static int deadline_start(const struct cgt_detect_config *cfg)
 	return 0;
 }
 
-/* A model thread passed a marked point within the last PROGRESS_NS. */
+/*
+ * A model thread, or the driver reaping the last zombies, passed a marked point within the
+ * last PROGRESS_NS.
+ */
 static bool stepping(const struct cgt_thread *v, int n, uint64_t now)
 {
 	for (int i = 0; i < n; i++)
-		if (v[i].role == CGT_ROLE_ACTOR && cgt_age_ns(now, v[i].heartbeat_ns) < PROGRESS_NS)
+		if ((v[i].role == CGT_ROLE_ACTOR || v[i].role == CGT_ROLE_DRIVER) &&
+		    cgt_age_ns(now, v[i].heartbeat_ns) < PROGRESS_NS)
 			return true;
 	return false;
 }
