@@ -73,12 +73,14 @@ expect 3 run --kernel 6.x --duration 0.5 --threads 64 --quiet --expect known
 grep -q "^expected the era's known behaviour, found none" "$out" ||
 	{ echo "FAIL: --expect known missed without saying so"; fails=$((fails + 1)); }
 
-# It never outlives its duration by more than a few seconds.
+# It never outlives its hard deadline (duration + stall + 4 s), but by up to 10 s while
+# threads still leave or step (detect/deadline.c): a 2 s run of 2,000 threads ends within
+# 18 s, whatever the machine's load. How long it takes unloaded is make bench's figure.
 start=$(date +%s)
 "$bin" run --duration 2 --threads 2000 --quiet >/dev/null 2>&1
 took=$(( $(date +%s) - start ))
-if [ "$took" -gt 10 ]; then
-	echo "FAIL: a 2 s run took ${took} s"
+if [ "$took" -gt 19 ]; then
+	echo "FAIL: a 2 s run took ${took} s, past its hard deadline and grace"
 	fails=$((fails + 1))
 else
 	echo "ok:   a 2 s run with 2000 threads took ${took} s"
