@@ -507,6 +507,44 @@ Test(detect, hang_group_exit_wait_silent_group_reported_after_one_stall)
 	cr_assert(group_wait(&c), "a de_thread wait on a silent group for 3 stalls went unreported");
 }
 
+/*
+ * de_thread's waiter with nobody left in its way: asleep, its wakeup was lost (a hang);
+ * runnable, it was woken and waits for a CPU, as on a loaded machine (no hang).
+ */
+static bool lone_group_wait(bool runnable)
+{
+	static int group;
+	struct cgt_thread self;
+	double end;
+	bool hung;
+
+	fresh_state();
+	start_detectors(0.5, 0);
+	cgt_thread_register(&self, CGT_ROLE_ACTOR, 1);
+	cgt_thread_set_group(&group);
+	cgt_wait_begin(&group, "the group leader to turn zombie", CGT_WAIT_GROUP_EXIT);
+	if (runnable)
+		for (end = now_sec() + 1.5; now_sec() < end; )
+			cpu_relax();
+	else
+		sleep_ms(1500);
+	cgt_wait_end();
+	hung = cgt_failure_count(CGT_DET_HANG) > 0;
+	cgt_detect_stop();
+	cgt_thread_unregister(&self);
+	return hung;
+}
+
+Test(detect, hang_group_exit_wait_alone_and_asleep_is_a_lost_wakeup)
+{
+	cr_assert(lone_group_wait(false), "a de_thread waiter asleep with nobody in its way went unreported");
+}
+
+Test(detect, hang_group_exit_wait_alone_and_runnable_is_no_hang)
+{
+	cr_assert_not(lone_group_wait(true), "a woken de_thread waiter waiting for a CPU was called hung");
+}
+
 /* ---- starvation ---- */
 
 /*

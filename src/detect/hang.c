@@ -269,8 +269,14 @@ static bool thread_moves(const struct cgt_thread *t, uint64_t now, uint64_t stal
 		return true;
 	if (cgt_age_ns(now, t->heartbeat_ns) <= stall)
 		return true;
-	/* a spinning waiter is runnable by design: only its lock can show it moves */
-	return !t->wait_obj && cgt_thread_runnable(t->os_tid);
+	/*
+	 * A spinning waiter is runnable by design: only its lock can show it moves. A group
+	 * exit is waited for asleep on a condition: runnable, the waiter was woken (its group
+	 * gone, nobody left in its way) and waits for a CPU.
+	 */
+	if (t->wait_obj && t->wait_kind != CGT_WAIT_GROUP_EXIT)
+		return false;
+	return cgt_thread_runnable(t->os_tid);
 }
 
 enum { MOVES = 1, STOPPED };
@@ -406,7 +412,8 @@ static size_t chain(char *buf, size_t len, const struct graph *g, int w, bool cy
 			put("  thread %d waits for %s (%s) for %.2f s:", t->id, t->wait_name,
 			    cgt_wait_name(t->wait_kind), (double)cgt_age_ns(now, t->wait_since_ns) / 1e9);
 			if (!g->nout[u])
-				put(" nobody in its way holds it");
+				put(" nobody in its way holds it, and it is %s",
+				    cgt_thread_runnable(t->os_tid) ? "runnable" : "asleep");
 		}
 		orphans += !g->nout[u];
 		for (int k = 0; k < g->nout[u]; k++) {
