@@ -6,7 +6,7 @@
  * Fairness: readers get in at once only while no writer holds or waits; otherwise every
  * waiter, reader or writer, queues in FIFO order on a ticket lock (the qrwlock's wait_lock),
  * so a waiting writer is never passed by readers that came after it, and writers among
- * themselves are served in order. Waiters spin (spin.h), never sleep.
+ * themselves are served in order. Waiters next in line spin, the rest sleep (spin.c).
  */
 #include <stdint.h>
 

@@ -4,7 +4,7 @@
  * qspinlock; later kernels went back to a spinlock for css_set_lock).
  *
  * Fairness: strict FIFO by ticket. Readers get no sharing: read_lock is write_lock.
- * Waiters spin (spin.h), never sleep.
+ * Waiters next in line spin, the rest sleep (spin.c).
  */
 #include "lock.h"
 #include "spin.h"
