@@ -17,9 +17,9 @@ struct cgt_run {
 	struct cgt_stats stats;
 	int stop;			/* every model thread exits at its next loop top */
 	int pause;			/* every model thread parks at its next loop top */
-	int parked;
-	pthread_mutex_t park_lock;
-	pthread_cond_t park_cond;
+	int parked;			/* model threads and walkers parked */
+	uint32_t park_gen;		/* futex: bumped to let parked threads look again */
+	pthread_mutex_t park_lock;	/* a controlled run's park, for TSan */
 	int failed;			/* the --stop-on detector reported: end now */
 	double start;
 	/* swarm phases (swarm.h): the one in force, and when the next begins */

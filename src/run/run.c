@@ -40,32 +40,26 @@ static bool run_quiesce(struct cgt_run *run, int walkers, double timeout, bool p
 {
 	double deadline = cgt_now() + timeout;
 	bool all = false;
-	int parked = -1;
+	int parked = -1, now;
 
-	__atomic_store_n(&run->pause, 1, __ATOMIC_RELEASE);
-	pthread_mutex_lock(&run->park_lock);
+	__atomic_store_n(&run->pause, 1, __ATOMIC_SEQ_CST);
 	while (!all && cgt_now() < deadline) {
-		all = run->parked == READ_ONCE(run->stats.actors) + walkers;
-		if (patient && run->parked > parked) {
-			parked = run->parked;
+		now = __atomic_load_n(&run->parked, __ATOMIC_ACQUIRE);
+		all = now == READ_ONCE(run->stats.actors) + walkers;
+		if (patient && now > parked) {
+			parked = now;
 			deadline = cgt_now() + timeout;
 		}
-		if (!all) {
-			pthread_mutex_unlock(&run->park_lock);
+		if (!all)
 			sleep_tick();
-			pthread_mutex_lock(&run->park_lock);
-		}
 	}
-	pthread_mutex_unlock(&run->park_lock);
 	return all;
 }
 
 static void run_resume(struct cgt_run *run)
 {
-	pthread_mutex_lock(&run->park_lock);
-	__atomic_store_n(&run->pause, 0, __ATOMIC_RELEASE);
-	pthread_cond_broadcast(&run->park_cond);
-	pthread_mutex_unlock(&run->park_lock);
+	__atomic_store_n(&run->pause, 0, __ATOMIC_SEQ_CST);
+	cgt_run_wake_parked(run);
 }
 
 /*
@@ -429,7 +423,6 @@ int cgt_run(const struct cgt_run_config *cfg, const struct cgt_run_hooks *hooks,
 	run->stop_step = -1;
 	run->next_check_step = CGT_CHECK_DECISIONS;
 	pthread_mutex_init(&run->park_lock, NULL);
-	pthread_cond_init(&run->park_cond, NULL);
 	cgt_clock_reset();
 	cgt_tick_start();
 	cgt_failures_reset();
