@@ -10,6 +10,7 @@
  */
 #define _GNU_SOURCE
 #include <pthread.h>
+#include <semaphore.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -23,6 +24,7 @@
 struct chain_ctx {
 	struct cgt_lock a, b;		/* the holder holds a; the middle thread b, waits for a */
 	int stop;
+	sem_t quiet;			/* a silent holder sleeps on it until the test ends */
 	int holding;			/* the holder has a */
 	int stepping;			/* the holder passes marked points while it holds a */
 	int middle_holds_b;
@@ -49,19 +51,23 @@ static void register_as(int k)
 	__atomic_store_n(&ctx.ids[k], ctx.self[k].id, __ATOMIC_RELEASE);
 }
 
-/* Holds a until told to stop: stepping (a marked point every 10 ms) or silent and asleep. */
+/*
+ * Holds a until told to stop: stepping (a marked point every 10 ms), or silent and asleep
+ * throughout (one wait, not naps that a loaded machine would catch it waking from).
+ */
 static void *holder(void *arg)
 {
 	(void)arg;
 	register_as(0);
 	cgt_write_lock(&ctx.a);
 	__atomic_store_n(&ctx.holding, 1, __ATOMIC_RELEASE);
+	if (!ctx.stepping)
+		sem_wait(&ctx.quiet);
 	while (!__atomic_load_n(&ctx.stop, __ATOMIC_ACQUIRE)) {
 		struct timespec ts = { 0, 10000000L };
 
 		nanosleep(&ts, NULL);
-		if (ctx.stepping)
-			cgt_point(CGT_PT_LOOP, NULL);
+		cgt_point(CGT_PT_LOOP, NULL);
 	}
 	cgt_write_unlock(&ctx.a);
 	cgt_thread_unregister(&ctx.self[0]);
@@ -98,6 +104,7 @@ static void *waiter(void *arg)
 static void chain_start(pthread_t *th, bool stepping)
 {
 	memset(&ctx, 0, sizeof(ctx));
+	sem_init(&ctx.quiet, 0, 0);
 	ctx.stepping = stepping;
 	start_detectors();
 	cgt_lock_init(&ctx.a, cgt_lock_find("mutex"), "test_mutex_a");
@@ -115,9 +122,11 @@ static void chain_start(pthread_t *th, bool stepping)
 static void chain_stop(pthread_t *th)
 {
 	__atomic_store_n(&ctx.stop, 1, __ATOMIC_RELEASE);
+	sem_post(&ctx.quiet);
 	for (int k = 0; k < NWAITERS + 2; k++)
 		pthread_join(th[k], NULL);
 	cgt_detect_stop();
+	sem_destroy(&ctx.quiet);
 }
 
 static void sleep_s(double s)
