@@ -129,9 +129,10 @@ test: unit build/plain/cgtorture build/tsan/cgtorture build/asan/cgtorture kerne
 stress: cgtorture
 	./cgtorture run
 
-bench: build/plain/bench/bench_scale build/tsan/bench/bench_scale
+bench: build/plain/bench/bench_scale build/tsan/bench/bench_scale build/plain/cgtorture
 	build/plain/bench/bench_scale
 	build/tsan/bench/bench_scale --threads 4000
+	bench/population.sh build/plain/cgtorture
 
 # The false-alarm soak: SOAK_RUNS free-running runs of SOAK_DURATION seconds, each drawn from
 # its index over the correct configurations the binary lists (era, lock, build, swarm,

@@ -1,0 +1,46 @@
+#!/bin/sh
+# bench/population.sh: a run at each population (512, 2,000, 10,000, 30,000 threads), with
+# what it reached and how fast: at the defaults (swarm on: each phase draws its own mix, and
+# the population is what its births and deaths settle to), then with --swarm off (the
+# default mix, whose forks outnumber its exits). Usage: bench/population.sh path/to/cgtorture
+# [SECONDS]
+#
+# One line per population starting with "BENCH population", for scripts:
+#   swarm     on (the defaults) or off
+#   threads   the --threads cap asked for
+#   to_90pct  seconds until the live threads first reached 90% of it, from the stats lines
+#             (every 0.25 s), or "never"
+#   peak      the most live threads at once (the SUMMARY's peak)
+#   ops_per_s the model operations per second over the run
+#   took      wall-clock seconds the whole run took, beside its hard deadline (duration +
+#             stall + 4 s; up to 10 s more while threads still leave)
+#   verdict   the run's verdict
+# The physical limit beside it: bench_scale's bare pthread_create+join rate and the threads
+# this machine can hold, from the same make bench.
+set -u
+bin=${1:?usage: bench/population.sh path/to/cgtorture [SECONDS]}
+dur=${2:-10}
+out=$(mktemp)
+trap 'rm -f "$out"' EXIT
+echo "population: a run of ${dur} s at each cap (pid_max $(cat /proc/sys/kernel/pid_max)," \
+	"threads-max $(cat /proc/sys/kernel/threads-max), max_map_count $(cat /proc/sys/vm/max_map_count))"
+for swarm in on off; do
+	for n in 512 2000 10000 30000; do
+		start=$(date +%s.%N)
+		"$bin" run --threads "$n" --duration "$dur" --seed 1 --swarm "$swarm" --stats-interval 0.25 \
+			>"$out" 2>&1
+		took=$(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
+		to90=$(awk -v want="$(( n * 9 / 10 ))" '
+			/^\[ *[0-9.]+s\] live / {
+				t = $2; sub(/s\]/, "", t); sub(/\[/, "", t)
+				if ($4 + 0 >= want) { print t; found = 1; exit }
+			}
+			END { if (!found) print "never" }' "$out")
+		peak=$(sed -n 's/^SUMMARY.* peak=\([0-9]*\).*/\1/p' "$out")
+		ops=$(sed -n 's/^SUMMARY.* ops_per_s=\([0-9]*\).*/\1/p' "$out")
+		verdict=$(sed -n 's/^SUMMARY.* verdict=\([A-Z]*\).*/\1/p' "$out")
+		printf 'BENCH population swarm=%s threads=%d to_90pct=%s peak=%s ops_per_s=%s took=%s deadline=%d verdict=%s\n' \
+			"$swarm" "$n" "$to90" "${peak:-?}" "${ops:-?}" "$took" "$(( dur + 2 + 4 ))" "${verdict:-none}"
+		grep -m2 '^  \[' "$out" | sed 's/^/    /'
+	done
+done
