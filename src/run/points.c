@@ -232,6 +232,12 @@ void cgt_events_set_perturb(int permille)
 	WRITE_ONCE(perturb_permille, permille);
 }
 
+void cgt_events_calm(void)
+{
+	WRITE_ONCE(perturb_permille, 0);
+	WRITE_ONCE(meet_on, false);
+}
+
 const struct cgt_walk *cgt_events_walk(void)
 {
 	return cgt_self && READ_ONCE(cgt_self->walk_active) ? walk_now : NULL;

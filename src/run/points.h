@@ -15,6 +15,12 @@ void cgt_events_remove(void);
 /* A new phase's perturbation (swarm.h). */
 void cgt_events_set_perturb(int permille);
 /*
+ * The run's end: no more delays or meetings. Every thread must now leave, and a walk of
+ * thousands of tasks that sleeps at a tenth of its steps holds tasklist_lock for a third of a
+ * second, while the exits queue behind it.
+ */
+void cgt_events_calm(void);
+/*
  * The walk this thread is in (from its last WALK_START or WALK_STEP), or NULL: for a
  * picture of a livelock, taken by the walker itself as the detector stops its walk.
  */

@@ -189,6 +189,7 @@ static bool run_drain(struct cgt_run *run)
 
 	__atomic_store_n(&run->stop, 1, __ATOMIC_RELEASE);
 	cgroup_offline_all();
+	cgt_events_calm();
 	run_resume(run);
 	while ((left = __atomic_load_n(&run->stats.actors, __ATOMIC_ACQUIRE)) > 0) {
 		if (left != last) {
