@@ -87,6 +87,16 @@ static void edge(struct graph *g, long *e, int to)
 	++*e;
 }
 
+/*
+ * Does the lock @t waits for keep readers out while a writer waits? Asked of the locks that
+ * live as long as the run alone: a process's own lock may be gone by the time we look.
+ */
+static bool writer_first(const struct cgt_thread *t)
+{
+	return t->wait_static &&
+	       ((const struct cgt_lock *)t->wait_obj)->ops->policy == CGT_POLICY_WRITER_FIRST;
+}
+
 /* The edges out of waiter @w, written to g->to if it is there, else only counted. */
 static void edges_of(struct graph *g, const struct indexes *x, int w, long *e)
 {
@@ -101,13 +111,15 @@ static void edges_of(struct graph *g, const struct indexes *x, int w, long *e)
 			if (x->held[k].idx != w && (t->wait_kind == CGT_WAIT_WRITE || x->held[k].write))
 				edge(g, e, x->held[k].idx);
 		/*
-		 * a writer-preferring lock makes new readers queue behind a waiting writer (one
-		 * that asked in the same tick of the coarse clock may have come first)
+		 * a reader queues behind a writer that waited before it (one that asked in the
+		 * same tick of the coarse clock may have come first); on a writer-first lock,
+		 * behind any waiting writer, however late it came (a percpu-rwsem writer's
+		 * ->block turns back every reader, those already waiting too)
 		 */
 		if (t->wait_kind == CGT_WAIT_READ)
 			for (k = entry_find(x->wwait, x->nwwait, obj);
 			     k < x->nwwait && x->wwait[k].key == obj &&
-			     x->wwait[k].since <= t->wait_since_ns; k++)
+			     (writer_first(t) || x->wwait[k].since <= t->wait_since_ns); k++)
 				edge(g, e, x->wwait[k].idx);
 		break;
 	case CGT_WAIT_GP:
