@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The pause of a run: a model thread parks here, at the top of its loop, while the driver
- * holds the model still to check it; free-running on a condition variable, or, in a
+ * holds the model still to check it; free-running asleep on a futex word, or, in a
  * controlled run, blocked in the scheduler until the driver lets it go.
  */
 #include "park.h"
