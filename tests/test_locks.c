@@ -11,6 +11,7 @@
  * is a registered RCU reader: variants whose readers use RCU (rcu-spinlock, percpu-rwsem)
  * require it.
  */
+#define _GNU_SOURCE	/* gettid */
 #include <criterion/criterion.h>
 #include <criterion/parameterized.h>
 #include <pthread.h>
@@ -18,6 +19,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "../src/base/compiler.h"
 #include "../src/core/rcu.h"
@@ -479,6 +481,112 @@ ParameterizedTest(size_t *idx, locks, writer_waits_for_earlier_reader, .timeout 
 		cr_assert(h.reader_in, "%s: the reader never got in", ops->name);
 	}
 	lock_teardown(&h.lock);
+	cgt_rcu_unregister_thread();
+}
+
+/* ---- percpu-rwsem: the wait queue is FIFO, and its wake hands the lock over ---- */
+
+struct queuer {
+	int tid;		/* the thread's, once it is about to ask */
+	int in;			/* it holds the lock */
+	int out;		/* it may let go */
+};
+
+struct queue_order {
+	struct cgt_lock lock;
+	struct queuer reader, writer;
+};
+
+static void queuer_hold(struct queue_order *q, struct queuer *me, bool write)
+{
+	cgt_rcu_register_thread();
+	__atomic_store_n(&me->tid, gettid(), __ATOMIC_RELEASE);
+	(write ? q->lock.ops->write_lock : q->lock.ops->read_lock)(&q->lock);
+	__atomic_store_n(&me->in, 1, __ATOMIC_RELEASE);
+	while (!__atomic_load_n(&me->out, __ATOMIC_ACQUIRE))
+		nap();
+	(write ? q->lock.ops->write_unlock : q->lock.ops->read_unlock)(&q->lock);
+	cgt_rcu_unregister_thread();
+}
+
+static void *queued_reader(void *arg)
+{
+	struct queue_order *q = arg;
+
+	queuer_hold(q, &q->reader, false);
+	return NULL;
+}
+
+static void *queued_writer(void *arg)
+{
+	struct queue_order *q = arg;
+
+	queuer_hold(q, &q->writer, true);
+	return NULL;
+}
+
+/* Whether @who went to sleep (queued on the lock: nothing else here sleeps) within @sec. */
+static bool asleep_within(const struct queuer *who, double sec)
+{
+	double deadline = now_sec() + sec;
+	int tid;
+
+	while (!(tid = __atomic_load_n(&who->tid, __ATOMIC_ACQUIRE)) && now_sec() < deadline)
+		nap();
+	while (tid && now_sec() < deadline) {
+		char path[64], buf[256], *p = NULL;
+		FILE *f;
+
+		snprintf(path, sizeof(path), "/proc/self/task/%d/stat", tid);
+		if ((f = fopen(path, "r"))) {
+			if (fgets(buf, sizeof(buf), f))
+				p = strrchr(buf, ')');
+			fclose(f);
+		}
+		if (p && p[1] == ' ' && (p[2] == 'S' || p[2] == 'D'))
+			return true;
+		nap();
+	}
+	return false;
+}
+
+/*
+ * A reader queues behind the writer holding the lock, then a second writer queues behind the
+ * reader. percpu_up_write wakes the queue in order, taking the lock for each waiter: the
+ * reader is in, and the second writer, though it took ->block in the same wake, waits for
+ * that reader to leave. Woken all at once to race for the lock again (as a condition
+ * variable's broadcast would), the second writer could come first and the reader wait on
+ * behind it (a reader of cgroup_threadgroup_rwsem was called hung so at 1,873 threads).
+ */
+Test(locks, percpu_rwsem_wakes_its_queue_in_order, .timeout = 60)
+{
+	const struct cgt_lock_ops *ops = cgt_lock_find("percpu-rwsem");
+	static struct queue_order q;
+	pthread_t rt, wt;
+
+	cr_assert_not_null(ops);
+	cgt_rcu_register_thread();
+	for (int round = 0; round < 3; round++) {
+		memset(&q, 0, sizeof(q));
+		lock_setup(&q.lock, ops);
+		ops->write_lock(&q.lock);
+		cr_assert_eq(pthread_create(&rt, NULL, queued_reader, &q), 0);
+		cr_assert(asleep_within(&q.reader, SHARE_WAIT_SEC), "the reader never queued");
+		cr_assert_eq(pthread_create(&wt, NULL, queued_writer, &q), 0);
+		cr_assert(asleep_within(&q.writer, SHARE_WAIT_SEC), "the second writer never queued");
+		ops->write_unlock(&q.lock);
+		cr_assert(set_within(&q.reader.in, SHARE_WAIT_SEC),
+			  "the reader queued first did not get in when the writer left");
+		cr_assert_not(set_within(&q.writer.in, EXCL_WAIT_SEC),
+			      "the second writer got in beside the reader queued before it");
+		__atomic_store_n(&q.reader.out, 1, __ATOMIC_RELEASE);
+		cr_assert(set_within(&q.writer.in, SHARE_WAIT_SEC),
+			  "the second writer never got in after the reader left");
+		__atomic_store_n(&q.writer.out, 1, __ATOMIC_RELEASE);
+		cr_assert_eq(pthread_join(rt, NULL), 0);
+		cr_assert_eq(pthread_join(wt, NULL), 0);
+		lock_teardown(&q.lock);
+	}
 	cgt_rcu_unregister_thread();
 }
 

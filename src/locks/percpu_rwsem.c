@@ -11,9 +11,14 @@
  * leaves, readers stay on the slow path for one more grace period (a call_rcu callback), so
  * writers in quick succession share one grace period, as rcu_sync_exit() arranges.
  *
- * Fairness: a waiting writer keeps new readers out once it holds ->block (writer-preferring);
- * writers among themselves take a mutex. Waiters sleep (futex). Readers must be registered
- * RCU threads (cgt_rcu_register_thread).
+ * Waiters queue in FIFO order on one wait queue, readers and writers alike (5.8's
+ * percpu_rwsem_wait); percpu_up_write hands the lock over, taking it on behalf of each waiter
+ * it wakes, readers up to and including the first writer, so a woken waiter never contends
+ * again. A writer that finds ->block clear takes it at once, even past queued waiters
+ * ("can get stolen"); new readers then queue behind it (writer-preferring). The writer holding
+ * ->block sleeps until the per-CPU counters sum to zero (the rcuwait), woken by each reader
+ * that leaves on the slow path. Waiters sleep on futex words. Readers must be registered RCU
+ * threads (cgt_rcu_register_thread).
  */
 #define _GNU_SOURCE	/* sched_getcpu */
 #include <pthread.h>
@@ -23,6 +28,7 @@
 #include <unistd.h>
 
 #include "lock.h"
+#include "../base/futex.h"
 #include "../core/rcu.h"
 #include "../core/thread.h"
 
@@ -33,16 +39,23 @@ struct read_count {
 	_Alignas(64) long n;	/* may go negative: a reader can leave on another CPU */
 };
 
+/* A wait_queue_entry of sem->waiters, on its sleeper's stack. */
+struct pcpu_waiter {
+	struct pcpu_waiter *next;
+	bool reader;
+	uint32_t queued;	/* futex word: 1 until a waker took the lock for us */
+};
+
 struct percpu_rwsem {
 	int gp_state;			/* RSS_*: written under wait_lock, read by readers */
 	int gp_count;			/* writers between rcu_sync_enter and exit */
 	bool cb_pending;		/* the rcu_sync callback is queued */
 	int block;			/* a writer holds the lock, or is draining readers */
-	pthread_mutex_t writer;		/* writers among themselves */
-	pthread_mutex_t wait_lock;	/* the state above, and the three waits below */
+	pthread_mutex_t wait_lock;	/* sem->waiters.lock; the rcu_sync state too */
 	pthread_cond_t gp_wait;		/* writers: for the grace period to pass */
-	pthread_cond_t readers_wait;	/* readers: for ->block to drop */
-	pthread_cond_t writer_wait;	/* the writer: for the readers to drain */
+	struct pcpu_waiter *head, **tail;	/* sem->waiters, FIFO */
+	uint32_t writer_wake;		/* rcuwait: a futex word the readers bump */
+	int writer_waits;		/* rcuwait's ->task: a writer sleeps on writer_wake */
 	struct rcu_head rcu;
 	unsigned int nr_cpus;
 	struct read_count count[];
@@ -66,13 +79,11 @@ static void pcpu_init(struct cgt_lock *lock)
 		abort();
 	}
 	*s = (struct percpu_rwsem){ .nr_cpus = cpus };
+	s->tail = &s->head;
 	for (unsigned int i = 0; i < cpus; i++)
 		s->count[i].n = 0;
-	pthread_mutex_init(&s->writer, NULL);
 	pthread_mutex_init(&s->wait_lock, NULL);
 	pthread_cond_init(&s->gp_wait, NULL);
-	pthread_cond_init(&s->readers_wait, NULL);
-	pthread_cond_init(&s->writer_wait, NULL);
 	*cgt_lock_priv(lock, struct percpu_rwsem *) = s;
 }
 
@@ -89,12 +100,18 @@ static bool rcu_sync_is_idle(struct percpu_rwsem *s)
 	return __atomic_load_n(&s->gp_state, __ATOMIC_ACQUIRE) == RSS_IDLE;
 }
 
-/* The writer sleeping for the readers: a reader leaving on the slow path wakes it. */
-static void wake_writer(struct percpu_rwsem *s)
+/*
+ * rcuwait_wake_up(&sem->writer): the writer sleeping for the readers to drain looks again.
+ * A reader's decrement comes first (sequentially consistent, as the writer's store of
+ * writer_waits and its load of writer_wake before it sums): either the writer sees it, or
+ * the reader sees the writer and bumps the word it sleeps on.
+ */
+static void rcuwait_wake_up(struct percpu_rwsem *s)
 {
-	pthread_mutex_lock(&s->wait_lock);
-	pthread_cond_broadcast(&s->writer_wait);
-	pthread_mutex_unlock(&s->wait_lock);
+	if (!__atomic_load_n(&s->writer_waits, __ATOMIC_SEQ_CST))
+		return;
+	__atomic_fetch_add(&s->writer_wake, 1, __ATOMIC_SEQ_CST);
+	futex_wake(&s->writer_wake, 1);
 }
 
 /* __percpu_down_read_trylock: count ourselves, then look (A, paired with the writer's D). */
@@ -104,8 +121,67 @@ static bool down_read_trylock_slow(struct percpu_rwsem *s)
 	if (likely(!__atomic_load_n(&s->block, __ATOMIC_SEQ_CST)))
 		return true;
 	__atomic_fetch_sub(this_cpu_count(s), 1, __ATOMIC_SEQ_CST);
-	wake_writer(s);
+	rcuwait_wake_up(s);
 	return false;
+}
+
+/* __percpu_down_write_trylock: ->block is the writers' own exclusion. */
+static bool down_write_trylock(struct percpu_rwsem *s)
+{
+	if (__atomic_load_n(&s->block, __ATOMIC_SEQ_CST))
+		return false;
+	return !__atomic_exchange_n(&s->block, 1, __ATOMIC_SEQ_CST);
+}
+
+static bool pcpu_trylock(struct percpu_rwsem *s, bool reader)
+{
+	return reader ? down_read_trylock_slow(s) : down_write_trylock(s);
+}
+
+/*
+ * percpu_rwsem_wait: queue at the tail unless the lock can be had now (under the queue's
+ * lock, so that percpu_up_write's wake sees us), then sleep until a waker has taken the lock
+ * for us. The waker's futex wake may reach our word after we have gone: a wake of a futex
+ * nobody sleeps on, harmless.
+ */
+static void pcpu_wait(struct percpu_rwsem *s, bool reader)
+{
+	struct pcpu_waiter w = { .reader = reader, .queued = 1 };
+	bool wait;
+
+	pthread_mutex_lock(&s->wait_lock);
+	wait = !pcpu_trylock(s, reader);
+	if (wait) {
+		*s->tail = &w;
+		s->tail = &w.next;
+	}
+	pthread_mutex_unlock(&s->wait_lock);
+	while (wait && __atomic_load_n(&w.queued, __ATOMIC_ACQUIRE))
+		futex_wait(&w.queued, 1, NULL);
+}
+
+/*
+ * __wake_up(&sem->waiters, ..., 1, sem) with percpu_rwsem_wake_function: from the head,
+ * take the lock for each waiter and wake it, readers until one writer, or until the lock
+ * cannot be had (a writer stole it: its own release wakes the queue again).
+ */
+static void pcpu_wake(struct percpu_rwsem *s)
+{
+	struct pcpu_waiter *w;
+
+	pthread_mutex_lock(&s->wait_lock);
+	while ((w = s->head) && pcpu_trylock(s, w->reader)) {
+		bool reader = w->reader;
+
+		s->head = w->next;
+		if (!s->head)
+			s->tail = &s->head;
+		__atomic_store_n(&w->queued, 0, __ATOMIC_RELEASE);
+		futex_wake(&w->queued, 1);
+		if (!reader)
+			break;
+	}
+	pthread_mutex_unlock(&s->wait_lock);
 }
 
 /* percpu_down_read */
@@ -119,16 +195,13 @@ static void pcpu_down_read(struct cgt_lock *lock)
 		rcu_read_unlock();
 		return;
 	}
-	while (!down_read_trylock_slow(s)) {
-		/* percpu_rwsem_wait: never sleep inside the read-side section */
+	if (down_read_trylock_slow(s)) {
 		rcu_read_unlock();
-		pthread_mutex_lock(&s->wait_lock);
-		while (__atomic_load_n(&s->block, __ATOMIC_ACQUIRE))
-			pthread_cond_wait(&s->readers_wait, &s->wait_lock);
-		pthread_mutex_unlock(&s->wait_lock);
-		rcu_read_lock();
+		return;
 	}
+	/* __percpu_down_read: never sleep inside the read-side section */
 	rcu_read_unlock();
+	pcpu_wait(s, true);
 }
 
 /* percpu_up_read */
@@ -142,7 +215,7 @@ static void pcpu_up_read(struct cgt_lock *lock)
 	} else {
 		/* B, paired with C in readers_active_check */
 		__atomic_fetch_sub(this_cpu_count(s), 1, __ATOMIC_SEQ_CST);
-		wake_writer(s);
+		rcuwait_wake_up(s);
 	}
 	rcu_read_unlock();
 }
@@ -227,31 +300,35 @@ static bool readers_active(struct percpu_rwsem *s)
 	return sum != 0;
 }
 
-/* percpu_down_write */
+/*
+ * percpu_down_write: readers off the fast path, ->block taken (D, paired with the readers'
+ * A: from here new readers see it and queue), then the rcuwait for the readers in.
+ */
 static void pcpu_down_write(struct cgt_lock *lock)
 {
 	struct percpu_rwsem *s = sem_of(lock);
+	uint32_t seen;
 
 	rcu_sync_enter(s);
-	pthread_mutex_lock(&s->writer);
-	/* D, paired with the readers' A: from here new readers see ->block and wait */
-	__atomic_store_n(&s->block, 1, __ATOMIC_SEQ_CST);
-	pthread_mutex_lock(&s->wait_lock);
-	while (readers_active(s))
-		pthread_cond_wait(&s->writer_wait, &s->wait_lock);
-	pthread_mutex_unlock(&s->wait_lock);
+	if (!down_write_trylock(s))
+		pcpu_wait(s, false);
+	__atomic_store_n(&s->writer_waits, 1, __ATOMIC_SEQ_CST);
+	for (;;) {
+		seen = __atomic_load_n(&s->writer_wake, __ATOMIC_SEQ_CST);
+		if (!readers_active(s))
+			break;
+		futex_wait(&s->writer_wake, seen, NULL);
+	}
+	__atomic_store_n(&s->writer_waits, 0, __ATOMIC_RELAXED);
 }
 
-/* percpu_up_write */
+/* percpu_up_write: ->block dropped, the queue woken, the fast path back a grace period on. */
 static void pcpu_up_write(struct cgt_lock *lock)
 {
 	struct percpu_rwsem *s = sem_of(lock);
 
-	pthread_mutex_lock(&s->wait_lock);
-	__atomic_store_n(&s->block, 0, __ATOMIC_RELEASE);
-	pthread_cond_broadcast(&s->readers_wait);
-	pthread_mutex_unlock(&s->wait_lock);
-	pthread_mutex_unlock(&s->writer);
+	__atomic_store_n(&s->block, 0, __ATOMIC_SEQ_CST);
+	pcpu_wake(s);
 	rcu_sync_exit(s);
 }
 
@@ -272,11 +349,8 @@ static void pcpu_destroy(struct cgt_lock *lock)
 
 	while (rcu_sync_pending(s))
 		rcu_barrier();
-	pthread_cond_destroy(&s->writer_wait);
-	pthread_cond_destroy(&s->readers_wait);
 	pthread_cond_destroy(&s->gp_wait);
 	pthread_mutex_destroy(&s->wait_lock);
-	pthread_mutex_destroy(&s->writer);
 	free(s);
 }
 
