@@ -508,12 +508,18 @@ Test(detect, hang_group_exit_wait_silent_group_reported_after_one_stall)
 }
 
 /*
- * de_thread's waiter with nobody left in its way: asleep, its wakeup was lost (a hang);
- * runnable, it was woken and waits for a CPU, as on a loaded machine (no hang).
+ * A waiter with nobody left in its way, asleep or runnable. On de_thread's wait or a sleeping
+ * lock, asleep means its wakeup was lost (a hang); runnable, it was woken (the lock handed
+ * to it, or free to try) and waits for a CPU, as on a loaded machine (no hang). A spinning
+ * lock's waiter is runnable by design: with nobody in its way and its lock never taken, it
+ * spins on a lock left locked (a hang either way).
  */
-static bool lone_group_wait(bool runnable)
+enum lone_wait { LONE_GROUP, LONE_SLEEPING_LOCK, LONE_SPINNING_LOCK };
+
+static bool lone_wait(enum lone_wait what, bool runnable)
 {
 	static int group;
+	static struct cgt_lock lock;
 	struct cgt_thread self;
 	double end;
 	bool hung;
@@ -521,8 +527,16 @@ static bool lone_group_wait(bool runnable)
 	fresh_state();
 	start_detectors(0.5, 0);
 	cgt_thread_register(&self, CGT_ROLE_ACTOR, 1);
-	cgt_thread_set_group(&group);
-	cgt_wait_begin(&group, "the group leader to turn zombie", CGT_WAIT_GROUP_EXIT);
+	if (what == LONE_GROUP) {
+		cgt_thread_set_group(&group);
+		cgt_wait_begin(&group, "the group leader to turn zombie", CGT_WAIT_GROUP_EXIT);
+	} else {
+		memset(&lock, 0, sizeof(lock));
+		lock.ops = cgt_lock_find(what == LONE_SLEEPING_LOCK ? "mutex" : "spinlock");
+		cr_assert_not_null(lock.ops);
+		WRITE_ONCE(self.wait_static, 1);
+		cgt_wait_begin_at(&lock, "test_lock", CGT_WAIT_WRITE, cgt_clock_coarse_ns());
+	}
 	if (runnable)
 		for (end = now_sec() + 1.5; now_sec() < end; )
 			cpu_relax();
@@ -537,12 +551,32 @@ static bool lone_group_wait(bool runnable)
 
 Test(detect, hang_group_exit_wait_alone_and_asleep_is_a_lost_wakeup)
 {
-	cr_assert(lone_group_wait(false), "a de_thread waiter asleep with nobody in its way went unreported");
+	cr_assert(lone_wait(LONE_GROUP, false),
+		  "a de_thread waiter asleep with nobody in its way went unreported");
 }
 
 Test(detect, hang_group_exit_wait_alone_and_runnable_is_no_hang)
 {
-	cr_assert_not(lone_group_wait(true), "a woken de_thread waiter waiting for a CPU was called hung");
+	cr_assert_not(lone_wait(LONE_GROUP, true),
+		      "a woken de_thread waiter waiting for a CPU was called hung");
+}
+
+Test(detect, hang_sleeping_lock_waiter_alone_and_asleep_is_a_lost_wakeup)
+{
+	cr_assert(lone_wait(LONE_SLEEPING_LOCK, false),
+		  "a mutex waiter asleep with nobody in its way went unreported");
+}
+
+Test(detect, hang_sleeping_lock_waiter_alone_and_runnable_is_no_hang)
+{
+	cr_assert_not(lone_wait(LONE_SLEEPING_LOCK, true),
+		      "a woken mutex waiter waiting for a CPU was called hung");
+}
+
+Test(detect, hang_spinning_lock_waiter_alone_is_a_hang_though_runnable)
+{
+	cr_assert(lone_wait(LONE_SPINNING_LOCK, true),
+		  "a spinlock waiter spinning on a lock nobody holds went unreported");
 }
 
 /* ---- starvation ---- */

@@ -97,6 +97,13 @@ static bool writer_first(const struct cgt_thread *t)
 	       ((const struct cgt_lock *)t->wait_obj)->ops->policy == CGT_POLICY_WRITER_FIRST;
 }
 
+/* Does @t wait for a lock whose waiters sleep until they are woken? (static locks, as above) */
+static bool sleeping_lock(const struct cgt_thread *t)
+{
+	return t->wait_static && (t->wait_kind == CGT_WAIT_READ || t->wait_kind == CGT_WAIT_WRITE) &&
+	       ((const struct cgt_lock *)t->wait_obj)->ops->sleeps;
+}
+
 /* The edges out of waiter @w, written to g->to if it is there, else only counted. */
 static void edges_of(struct graph *g, const struct indexes *x, int w, long *e)
 {
@@ -283,10 +290,10 @@ static bool thread_moves(const struct cgt_thread *t, uint64_t now, uint64_t stal
 		return true;
 	/*
 	 * A spinning waiter is runnable by design: only its lock can show it moves. A group
-	 * exit is waited for asleep on a condition: runnable, the waiter was woken (its group
-	 * gone, nobody left in its way) and waits for a CPU.
+	 * exit or a sleeping lock is waited for asleep: runnable, the waiter was woken (its
+	 * group gone, or the lock handed to it or free to try again) and waits for a CPU.
 	 */
-	if (t->wait_obj && t->wait_kind != CGT_WAIT_GROUP_EXIT)
+	if (t->wait_obj && t->wait_kind != CGT_WAIT_GROUP_EXIT && !sleeping_lock(t))
 		return false;
 	return cgt_thread_runnable(t->os_tid);
 }
