@@ -558,7 +558,7 @@ static bool asleep_within(const struct queuer *who, double sec)
  * variable's broadcast would), the second writer could come first and the reader wait on
  * behind it (a reader of cgroup_threadgroup_rwsem was called hung so at 1,873 threads).
  */
-Test(locks, percpu_rwsem_wakes_its_queue_in_order, .timeout = 60)
+Test(percpu_rwsem, wakes_its_queue_in_order, .timeout = 60)
 {
 	const struct cgt_lock_ops *ops = cgt_lock_find("percpu-rwsem");
 	static struct queue_order q;
