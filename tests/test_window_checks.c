@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "model_fixture.h"
+#include "../src/base/quarantine.h"
 
 #define NTHREADS 3
 
@@ -98,5 +99,122 @@ Test(window, sound_model_silent_then_each_broken_rule_reported_by_its_reader)
 	assert_model_sound();
 	for (int i = NTHREADS - 1; i >= 0; i--)
 		do_exit(th[i]);
+	model_shutdown();
+}
+
+/* ---- RCU lifetimes (rcu-lifetime): what a reader's read-side section can have found ---- */
+
+/* The rcu-lifetime failures since the last reset: @n of them, the first naming @what. */
+static void assert_rcu_lifetime(long n, const char *what)
+{
+	struct cgt_failure f[1];
+
+	cr_assert_eq(cgt_failure_count(CGT_DET_RCU_LIFETIME), n, "%s: %ld rcu-lifetime reports",
+		     what, cgt_failure_count(CGT_DET_RCU_LIFETIME));
+	if (n) {
+		cr_assert_eq(cgt_failures_get(f, 1), 1);
+		cr_assert(strstr(f[0].summary, what), "%s", f[0].summary);
+	}
+	cgt_failures_reset();
+}
+
+/*
+ * A walk in one read-side section is silent; one that leaves it (cond_resched_rcu() with
+ * no reference) and steps on from the thread it stands on is reported, once, though
+ * nothing was released meanwhile: the mistake shows without the free it allows.
+ */
+Test(window, rcu_walk_that_leaves_its_section_reported_once)
+{
+	struct task *th[NTHREADS], *t;
+	struct cgt_walk w;
+
+	fork_group(th, NTHREADS);
+	cgt_failures_reset();
+	rcu_read_lock();
+	cgt_walk_for_each(&w, th[0], CGT_ITER_FOR_EACH, t)
+		;
+	rcu_read_unlock();
+	assert_rcu_lifetime(0, "one section");
+
+	rcu_read_lock();
+	t = cgt_walk_first(&w, th[0], CGT_ITER_FOR_EACH);
+	t = cgt_walk_next(&w);
+	cr_assert_not_null(t);
+	cr_assert_neq(t, th[0]);
+	rcu_read_unlock();
+	rcu_read_lock();
+	while (cgt_walk_next(&w))
+		;
+	rcu_read_unlock();
+	assert_rcu_lifetime(1, "went on in another RCU read-side section");
+	for (int i = NTHREADS - 1; i >= 0; i--)
+		do_exit(th[i]);
+	model_shutdown();
+}
+
+/*
+ * while_each_thread from a thread unhashed before the walker's section began: its ->next
+ * is stale, and leads to a thread unhashed after it, also before the section began -- a
+ * thread no reader of this section could have found (its memory may already be gone; here
+ * references keep it).
+ */
+Test(window, rcu_walk_onto_thread_unhashed_before_its_section_reported)
+{
+	struct task *th[NTHREADS + 1], *t;
+	struct cgt_walk w;
+
+	fork_group(th, NTHREADS + 1);
+	get_task_struct(th[1]);
+	get_task_struct(th[2]);
+	do_exit(th[1]);
+	do_exit(th[2]);		/* after th[1]: th[1]->next still leads to it */
+	cgt_failures_reset();
+	rcu_read_lock();
+	t = cgt_walk_first(&w, th[1], CGT_ITER_WHILE_EACH);
+	cr_assert_eq(t, th[1]);
+	t = cgt_walk_next(&w);
+	cr_assert_eq(t, th[2], "the stale ->next of the unhashed start");
+	cgt_walk_next(&w);
+	rcu_read_unlock();
+	assert_rcu_lifetime(1, "unhashed by thread");
+	put_task_struct(th[2]);
+	put_task_struct(th[1]);
+	do_exit(th[3]);
+	do_exit(th[0]);
+	model_shutdown();
+}
+
+/*
+ * A css_set unlinked by its last put before the reader's section began (or with no section
+ * at all, or freed and poisoned) cannot have been found under css_set_lock or RCU; one
+ * unlinked during the section can.
+ */
+Test(window, rcu_css_set_retired_before_the_section_reported)
+{
+	static struct css_set c;
+	struct task *p = fork_process();
+
+	cgt_failures_reset();
+	memset(&c, 0, sizeof(c));
+	rcu_read_lock();
+	c.rcu_retired = cgt_rcu_retire();	/* during the section */
+	check_cset_rcu(&c, p);
+	rcu_read_unlock();
+	assert_rcu_lifetime(0, "retired during the section");
+
+	rcu_read_lock();
+	check_cset_rcu(&c, p);			/* retired before this one began */
+	rcu_read_unlock();
+	assert_rcu_lifetime(1, "put for the last time");
+
+	check_cset_rcu(&c, p);			/* no section at all */
+	assert_rcu_lifetime(1, "put for the last time");
+
+	memset(&c, CGT_POISON_FREE, sizeof(c));
+	rcu_read_lock();
+	check_cset_rcu(&c, p);
+	rcu_read_unlock();
+	assert_rcu_lifetime(1, "put for the last time");
+	do_exit(p);
 	model_shutdown();
 }

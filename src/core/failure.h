@@ -21,6 +21,7 @@ struct cgt_thread;
 	X(HANG,		hang,		"hang",		"a thread blocked past --stall") \
 	X(LOCK_ORDER,	lock_order,	"lock-order",	"two locks taken in both orders") \
 	X(RCU_NESTING,	rcu_nesting,	"rcu-nesting",	"a sleeping lock inside rcu_read_lock") \
+	X(RCU_LIFETIME,	rcu_lifetime,	"rcu-lifetime",	"an object used past its RCU protection") \
 	X(STARVATION,	starvation,	"starvation",	"a writer passed over past --starve") \
 	X(INVARIANT,	invariant,	"invariant",	"the model's linkage broken")	\
 	X(TSAN,		tsan,		"tsan",		"a data race (ThreadSanitizer)") \

@@ -13,6 +13,7 @@
 #include "point.h"
 #include "thread.h"
 #include "sync.h"
+#include "../base/quarantine.h"
 
 #ifdef CGT_TSAN
 #include <sanitizer/tsan_interface.h>
@@ -25,6 +26,8 @@ static char rcu_gp_token;
 #endif
 
 static __thread int rcu_depth;
+static __thread uint64_t section_epoch, section_seq;
+static uint64_t rcu_epoch;		/* retirements so far; read at each section's start */
 
 int cgt_rcu_read_depth(void)
 {
@@ -39,10 +42,38 @@ void rcu_read_lock(void)
 	urcu_memb_read_lock();
 	if (s)
 		s->rcu_read_lock();
-	if (!rcu_depth++ && cgt_self)
-		WRITE_ONCE(cgt_self->rcu_since_ns, cgt_clock_coarse_ns());
+	if (!rcu_depth++) {
+		section_epoch = __atomic_load_n(&rcu_epoch, __ATOMIC_SEQ_CST);
+		section_seq++;
+		if (cgt_self)
+			WRITE_ONCE(cgt_self->rcu_since_ns, cgt_clock_coarse_ns());
+	}
 	if (cgt_self)
 		WRITE_ONCE(cgt_self->rcu_depth, rcu_depth);
+}
+
+/*
+ * The retiring side unlinks, then counts; a reader reads the count, then looks. A count
+ * read at or past an object's means the unlink came first: the reader never saw it linked.
+ */
+uint64_t cgt_rcu_retire(void)
+{
+	return __atomic_add_fetch(&rcu_epoch, 1, __ATOMIC_SEQ_CST);
+}
+
+/* Freed memory, poisoned (base/quarantine.h), reads as retired long ago. */
+bool cgt_rcu_stale(uint64_t retired)
+{
+	if (!retired)
+		return false;
+	if (retired == 0x0101010101010101ULL * CGT_POISON_FREE)
+		return true;
+	return !rcu_depth || retired <= section_epoch;
+}
+
+uint64_t cgt_rcu_section(void)
+{
+	return rcu_depth ? section_seq : 0;
 }
 
 void rcu_read_unlock(void)

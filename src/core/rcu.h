@@ -44,4 +44,17 @@ void cgt_rcu_unregister_thread(void);
 /* Nesting depth of this thread's read-side sections (for the RCU-nesting checks). */
 int cgt_rcu_read_depth(void);
 
+/*
+ * RCU lifetimes. An object is retired once no RCU reader can find it any more (unlinked,
+ * before call_rcu): cgt_rcu_retire() gives the moment, on one counter with the starts of
+ * read-side sections. A reader whose section began after an object was retired cannot
+ * have found it there: touching it without a reference means it kept the pointer from an
+ * earlier section, or from no section at all (cgt_rcu_stale). Each outermost
+ * rcu_read_lock also starts a new section number (cgt_rcu_section), for code that must
+ * stay in one section from start to end, as a walk without references must.
+ */
+uint64_t cgt_rcu_retire(void);
+bool cgt_rcu_stale(uint64_t retired);
+uint64_t cgt_rcu_section(void);
+
 #endif

@@ -12,6 +12,7 @@
 
 #include "model.h"
 #include "cgroup_internal.h"
+#include "../base/quarantine.h"
 
 struct cgt_lock css_set_lock;		/* css_set_rwsem in 3.15, css_set_lock before and after */
 struct cgt_lock cgroup_mutex;		/* cgroup_mutex */
@@ -90,7 +91,7 @@ static int css_set_match(struct cds_lfht_node *node, const void *key)
 static void free_css_set_rcu(struct rcu_head *head)
 {
 	rcu_callback_enter();
-	free(container_of(head, struct css_set, rcu_head));
+	cgt_free_poisoned(container_of(head, struct css_set, rcu_head), sizeof(struct css_set));
 	cgt_model_count(&cgt_live.csets, -1);
 }
 
@@ -122,11 +123,13 @@ void put_css_set(struct css_set *cset)
 		free(link);
 		cgt_model_count(&cgt_live.links, -1);
 	}
+	WRITE_ONCE(cset->rcu_retired_by, cgt_self ? cgt_self->id : 0);
+	WRITE_ONCE(cset->rcu_retired, cgt_rcu_retire());
 	if (cgt_bug(CGT_BUG_RWSEM_INSIDE_RCU)) {
 		/* free synchronously, still under the write lock: wait for the readers */
 		synchronize_rcu();
 		cgt_write_unlock(&css_set_lock);
-		free(cset);
+		cgt_free_poisoned(cset, sizeof(*cset));
 		cgt_model_count(&cgt_live.csets, -1);
 		return;
 	}
@@ -230,6 +233,7 @@ void cgroup_post_fork(struct task *child, struct task *parent)
 
 	cgt_write_lock(&css_set_lock);
 	cset = task_css_set(parent);
+	check_cset_rcu(cset, parent);
 	if (cds_list_empty(&child->cg_list)) {
 		get_css_set(cset);
 		rcu_assign_pointer(child->cgroups, cset);
@@ -556,6 +560,7 @@ int proc_cgroup_show(struct task *t, char *buf, size_t len)
 		rcu_read_lock();
 	}
 	cset = task_css_set(t);
+	check_cset_rcu(cset, t);
 	for (int i = 0; i < CGT_NR_HIERARCHIES && off < len; i++) {
 		int n = snprintf(buf + off, len - off, "%d:%s\n", i + 1, cset->subsys[i]->name);
 

@@ -90,6 +90,8 @@ static void __unhash_process(struct task *p, bool group_dead)
 	}
 	cds_list_del_rcu(&p->thread_group);
 	cds_list_del_rcu(&p->thread_node);
+	WRITE_ONCE(p->rcu_retired_by, cgt_self ? cgt_self->id : 0);
+	WRITE_ONCE(p->rcu_retired, cgt_rcu_retire());
 }
 
 /* __exit_signal: under tasklist_lock for writing and siglock. */

@@ -75,6 +75,8 @@ struct task {			/* struct task_struct */
 	struct css_set *cgroups;	/* task->cgroups: RCU-published */
 	struct cds_list_head cg_list;	/* on cgroups->tasks, under css_set_lock */
 	struct rcu_head rcu;		/* delayed_put_task_struct */
+	uint64_t rcu_retired;		/* unhashed at (cgt_rcu_retire), or 0 */
+	int rcu_retired_by;		/* the harness thread that unhashed it */
 	struct cds_list_head zombie;	/* waiting for the parent's wait() (exit.c) */
 	long zombie_since;		/* the model's operation count when it got there */
 	void *ctx;			/* the driver's execution context for this task */
@@ -111,6 +113,8 @@ struct css_set {		/* struct css_set */
 	struct cds_list_head cgrp_links;	/* cgrp_cset_link.cgrp_link */
 	struct cgroup *subsys[CGT_NR_HIERARCHIES];	/* one cgroup per hierarchy */
 	struct rcu_head rcu_head;	/* kfree_rcu */
+	uint64_t rcu_retired;		/* unlinked by its last put (cgt_rcu_retire), or 0 */
+	int rcu_retired_by;		/* the harness thread that did */
 };
 
 struct cgrp_cset_link {		/* struct cgrp_cset_link */
@@ -309,6 +313,8 @@ struct cgt_walk {
 	long power, lap;
 	bool looped;
 	const char *why;		/* then: why it was stopped */
+	uint64_t section;		/* the RCU read-side section it runs in (0: none) */
+	bool rcu_reported;		/* an RCU lifetime broken: reported once a walk */
 	char fate[96];			/* and what became of the start thread */
 };
 
@@ -352,6 +358,9 @@ void check_process_locked(struct task *p);
 void check_pid_task_locked(const struct pid *pid, const struct task *t, enum pid_type type);
 void check_cset_task_locked(const struct css_set *cset, const struct task *t);
 void check_cset_link_locked(const struct cgrp_cset_link *link, const struct cgroup *cgrp);
+/* RCU lifetimes (core/rcu.h): reported as rcu-lifetime failures */
+void check_walk_rcu(struct cgt_walk *w);
+void check_cset_rcu(const struct css_set *cset, const struct task *t);
 
 /* invariants.c */
 /* A broken invariant seen while the run goes on: an invariant failure (core/failure.h). */

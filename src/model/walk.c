@@ -133,6 +133,7 @@ struct task *cgt_walk_first(struct cgt_walk *w, struct task *start, enum cgt_ite
 	w->iter = iter;
 	w->start = start;
 	w->start_pid = READ_ONCE(start->pid);
+	w->section = cgt_rcu_section();
 	if (self) {
 		WRITE_ONCE(self->walk_abort, 0);
 		WRITE_ONCE(self->walk_start_pid, w->start_pid);
@@ -161,6 +162,7 @@ struct task *cgt_walk_next(struct cgt_walk *w)
 		cgt_walk_stop(w, CGT_WALK_TOO_LONG);
 	if (w->overran)
 		return walk_visit(w, NULL);
+	check_walk_rcu(w);
 	if (w->iter == CGT_ITER_WHILE_EACH) {
 		t = next_thread(w->cur);
 		return walk_visit(w, t == w->start ? NULL : t);
@@ -249,9 +251,10 @@ out:
 
 /*
  * rcu_lock_break (kernel/hung_task.c, since 6027ce497d44): let a grace period pass in the
- * middle of the scan, holding references to @g and @t; go on only if both are still hashed.
+ * middle of the scan, holding references to @g and @t; go on only if both are still hashed,
+ * and then the walk @w goes on in the new read-side section.
  */
-static bool rcu_lock_break(struct task *g, struct task *t)
+static bool rcu_lock_break(struct cgt_walk *w, struct task *g, struct task *t)
 {
 	bool can_cont;
 
@@ -261,6 +264,8 @@ static bool rcu_lock_break(struct task *g, struct task *t)
 	cgt_point(CGT_PT_RCU_ENTER, t);		/* cond_resched() */
 	rcu_read_lock();
 	can_cont = pid_alive(g) && pid_alive(t);
+	if (can_cont)
+		w->section = cgt_rcu_section();
 	put_task_struct(t);
 	put_task_struct(g);
 	return can_cont;
@@ -292,7 +297,7 @@ long check_hung_uninterruptible_tasks(enum cgt_iter iter, struct cgt_walk *w)
 			seen++;
 			if (!--batch_count) {
 				batch_count = HUNG_TASK_BATCHING;
-				if (!rcu_lock_break(g, t))
+				if (!rcu_lock_break(w, g, t))
 					goto unlock;
 			}
 		}

@@ -19,7 +19,15 @@
  *                       reference unlinks a css_set under it (put_css_set): a task on a
  *                       css_set's list points to it, and a linked css_set is referenced and
  *                       belongs to the cgroup its link names.
+ *   RCU lifetimes       a reader finds under RCU only what was still linked when its
+ *                       read-side section began (core/rcu.h): a walk with no reference
+ *                       stays in the section it began in and never stands on a thread
+ *                       unhashed before it; a css_set read under css_set_lock was not put
+ *                       for the last time (that unlinks it under the lock for writing).
  */
+#include <stdarg.h>
+#include <stdio.h>
+
 #include "model.h"
 #include "cgroup_internal.h"
 
@@ -76,4 +84,54 @@ void check_cset_link_locked(const struct cgrp_cset_link *link, const struct cgro
 		cgt_violation("under css_set_lock: %s links a css_set of refcount %d, whose "
 			      "last reference should have unlinked it", cgrp->name,
 			      READ_ONCE(link->cset->refcount));
+}
+
+static void rcu_violation(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static void rcu_violation(const char *fmt, ...)
+{
+	char msg[320];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	cgt_fail(CGT_DET_RCU_LIFETIME, cgt_self ? cgt_self->id : 0, NULL, "%s", msg);
+}
+
+/*
+ * Before a walk that began under RCU steps on from the thread it stands on (its start is
+ * the caller's: found in this section, or held by a reference). Once a walk.
+ */
+void check_walk_rcu(struct cgt_walk *w)
+{
+	const struct task *t = w->cur;
+	uint64_t retired;
+
+	if (!w->section || t == w->start || w->rcu_reported)
+		return;
+	retired = READ_ONCE(t->rcu_retired);
+	if (cgt_rcu_section() != w->section) {
+		w->rcu_reported = true;
+		rcu_violation("a walk of tgid %d's threads went on in %s, standing on tid %d with "
+			      "no reference to it: it may have been released and freed meanwhile",
+			      w->start_pid, cgt_rcu_section() ? "another RCU read-side section" :
+			      "no RCU read-side section", READ_ONCE(t->pid));
+	} else if (cgt_rcu_stale(retired)) {
+		w->rcu_reported = true;
+		rcu_violation("a walk of tgid %d's threads stands on tid %d, unhashed by thread %d "
+			      "before the walker's RCU read-side section began: no reader in that "
+			      "section could have found it", w->start_pid, READ_ONCE(t->pid),
+			      READ_ONCE(t->rcu_retired_by));
+	}
+}
+
+/* A css_set read under css_set_lock (or RCU alone) that its last put had already unlinked. */
+void check_cset_rcu(const struct css_set *cset, const struct task *t)
+{
+	if (unlikely(cgt_rcu_stale(READ_ONCE(cset->rcu_retired))))
+		rcu_violation("tid %d's css_set was put for the last time and unlinked by thread %d "
+			      "before this reader's protection began: it was read outside the lock "
+			      "and RCU section that keep it alive", READ_ONCE(t->pid),
+			      READ_ONCE(cset->rcu_retired_by));
 }
