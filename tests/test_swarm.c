@@ -81,3 +81,41 @@ Test(swarm, the_same_seed_draws_the_same_phases_and_pinned_dimensions_stay)
 		cr_assert_eq(memcmp(a.mix, cfg.mix, sizeof(a.mix)), 0, "--mix given: pinned");
 	}
 }
+
+/*
+ * The pid space is a run-long draw: one free run in two gets one, from twice the thread cap
+ * plus the reserved pids to four times that, the same for the same seed; a pid_max given,
+ * the dimension left out of --swarm, or a controlled run keeps the configured one.
+ */
+Test(swarm, one_free_run_in_two_draws_a_pid_space_that_wraps_soon)
+{
+	struct cgt_run_config c = cfg;
+	const int lo = 2 * 512 + RESERVED_PIDS + 1, hi = 4 * lo;
+	int drawn = 0, n = 200;
+
+	for (int i = 0; i < n; i++) {
+		int max;
+
+		c.seed = 1000 + (uint64_t)i;
+		max = cgt_swarm_pid_max(&c);
+		cr_assert_eq(max, cgt_swarm_pid_max(&c), "seed %d drew two pid spaces", i);
+		if (!max)
+			continue;
+		drawn++;
+		cr_assert(max >= lo && max <= hi, "pid_max %d outside %d-%d", max, lo, hi);
+	}
+	cr_assert(drawn > n / 3 && drawn < 2 * n / 3, "%d of %d runs drew a pid space", drawn, n);
+
+	c.pid_max = 4096;
+	cr_assert_eq(cgt_swarm_pid_max(&c), 4096, "a given pid_max was drawn over");
+	c.pid_max = 0;
+	for (int i = 0; i < n; i++) {
+		c.seed = 1000 + (uint64_t)i;
+		c.swarm = CGT_SWARM_ALL & ~(1u << CGT_SWARM_PID_MAX);
+		cr_assert_eq(cgt_swarm_pid_max(&c), 0, "drawn with the dimension off");
+		c.swarm = CGT_SWARM_ALL;
+		c.sched = (const struct cgt_sched_ops *)&c;	/* any non-NULL: controlled */
+		cr_assert_eq(cgt_swarm_pid_max(&c), 0, "drawn in a controlled run");
+		c.sched = NULL;
+	}
+}

@@ -399,7 +399,7 @@ int cgt_run(const struct cgt_run_config *cfg, const struct cgt_run_hooks *hooks,
 		.iter			= cfg->iter,
 		.walk_limit		= 2L * cfg->threads + 64,
 		.reap_delay		= cfg->reap_delay,
-		.pid_max		= cfg->pid_max,
+		.pid_max		= cgt_swarm_pid_max(cfg),
 		.bugs			= cfg->bugs,
 	};
 	struct cgt_detect_config dcfg = {
@@ -453,6 +453,10 @@ int cgt_run(const struct cgt_run_config *cfg, const struct cgt_run_hooks *hooks,
 		free(run);
 		return -EINVAL;
 	}
+
+	if (mcfg.pid_max != cfg->pid_max && !cfg->quiet)
+		printf("  pid space: numbers handed out again past pid_max %d (drawn by the swarm; "
+		       "--pid-max pins it)\n", mcfg.pid_max);
 
 	run->start = cgt_now();
 	end = run->start + cfg->duration;

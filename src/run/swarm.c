@@ -123,6 +123,33 @@ int cgt_swarm_walkers(const struct cgt_run_config *cfg)
 	return swarmed(cfg, CGT_SWARM_WALKERS) ? CGT_SWARM_WALKERS_MAX : cfg->walkers;
 }
 
+/*
+ * Numbers handed out again (pid reuse: a stale pid finds another task, a freed number is
+ * taken at once) are what every kernel does past pid_max, and only --pid-max showed them. One
+ * free run in two draws a pid space from its seed, log-uniform from twice the thread cap
+ * (with RESERVED_PIDS below it, so forks seldom run out of numbers) to four times that, at
+ * most the kernel's PID_MAX_DEFAULT (32768): small enough that the numbers wrap within a
+ * run's seconds (at 512 threads, 1,325 to 5,300). Drawn once: the pid map is sized for the
+ * run. Controlled runs keep theirs, so that their schedules stay as they were.
+ */
+int cgt_swarm_pid_max(const struct cgt_run_config *cfg)
+{
+	double lo = 2.0 * cfg->threads + RESERVED_PIDS + 1, hi = 4 * lo, u;
+	struct prng r;
+
+	if (!swarmed(cfg, CGT_SWARM_PID_MAX) || cfg->sched || cfg->pid_max)
+		return cfg->pid_max;
+	phase_rng(cfg, -1, 4, &r);
+	if (prng_below(&r, 2))
+		return 0;
+	if (hi > 32768)
+		hi = lo < 32768 ? 32768 : lo;
+	if (hi > PID_MAX_LIMIT)
+		hi = lo = PID_MAX_LIMIT;
+	u = (double)prng_below(&r, 1000) / 1000.0;
+	return (int)(lo * pow(hi / lo, u));
+}
+
 const struct cgt_phase *cgt_phase_now(void)
 {
 	return __atomic_load_n(&now, __ATOMIC_ACQUIRE);

@@ -27,7 +27,8 @@ struct cgt_run_config;
 	X(PERTURB,	"perturb")			\
 	X(WALKERS,	"walkers")			\
 	X(READS,	"reads")			\
-	X(REAP,		"reap-delay")
+	X(REAP,		"reap-delay")			\
+	X(PID_MAX,	"pid-max")
 
 enum cgt_swarm_dim {
 #define X(id, name) CGT_SWARM_##id,
@@ -60,6 +61,8 @@ double cgt_swarm_length_s(const struct cgt_run_config *cfg, int index);
 long cgt_swarm_length_steps(const struct cgt_run_config *cfg, int index);
 /* Walker pthreads to start: every walker a phase may want. */
 int cgt_swarm_walkers(const struct cgt_run_config *cfg);
+/* The run's pid_max: the configured one, or one drawn from the seed (a run-long dimension). */
+int cgt_swarm_pid_max(const struct cgt_run_config *cfg);
 
 /* The phase in force, read by every model thread; published by the run's driver. */
 const struct cgt_phase *cgt_phase_now(void);
