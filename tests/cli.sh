@@ -67,6 +67,13 @@ done
 grep -q '^End of test: PASS' "$out" || { echo "FAIL: no PASS verdict"; fails=$((fails + 1)); }
 grep -q '^SUMMARY .*verdict=PASS' "$out" || { echo "FAIL: no SUMMARY line"; fails=$((fails + 1)); }
 
+# More threads than the machine allows (max_map_count/2 at most, 32,765 by default): the
+# banner says what caps it. No forks, so the run itself stays small.
+expect 0 run --threads 100000 --duration 0.2 --swarm off \
+	--mix fork=0,exec=0,exit=0,migrate=0,observe=100
+grep -q '^  machine: about [0-9]* threads at most (pid_max' "$out" ||
+	{ echo "FAIL: banner lacks the machine's thread cap"; fails=$((fails + 1)); }
+
 # --expect known asks for the era's catalogued behaviour: 6.x's locks have none, so it is
 # missed (3).
 expect 3 run --kernel 6.x --duration 0.5 --threads 64 --quiet --expect known

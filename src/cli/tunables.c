@@ -11,6 +11,7 @@
 
 #include "tunables.h"
 #include "../base/build.h"
+#include "../base/machine.h"
 
 #define CFG(field)	offsetof(struct cgt_run_config, field)
 
@@ -328,6 +329,14 @@ void cgt_tunables_banner(FILE *f, const struct cgt_run_config *cfg)
 			cfg->depth, cfg->sched->bound(cfg->threads + cfg->walkers + 1, cfg->steps,
 						      cfg->depth),
 			cfg->threads + cfg->walkers + 1, cfg->steps);
+	if (!cfg->sched) {
+		char why[192];
+		long cap = cgt_machine_thread_cap(why, sizeof(why));
+
+		if (cap >= 0 && cap < cfg->threads)
+			fprintf(f, "\n  machine: about %ld threads at most (%s): fewer than "
+				"--threads %d", cap, why, cfg->threads);
+	}
 	fprintf(f, "\n  css-lock %s: %s\n", cfg->css_lock->name, cfg->css_lock->desc);
 }
 
