@@ -11,16 +11,22 @@
 #include "model.h"
 #include "cgroup_internal.h"
 
-/* A broken invariant seen while the run goes on goes to the failure list. */
+/* A broken rule seen while the run goes on goes to the failure list, as @det's. */
+void cgt_vviolation(enum cgt_detector det, const char *fmt, va_list ap)
+{
+	char msg[320];
+
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	cgt_fail(det, cgt_self ? cgt_self->id : 0, NULL, "%s", msg);
+}
+
 void cgt_violation(const char *fmt, ...)
 {
-	char msg[256];
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	cgt_vviolation(CGT_DET_INVARIANT, fmt, ap);
 	va_end(ap);
-	cgt_fail(CGT_DET_INVARIANT, cgt_self ? cgt_self->id : 0, NULL, "%s", msg);
 }
 
 static bool is_exempt(const struct task *t, struct task *const *exempt, size_t n)

@@ -12,6 +12,7 @@
 #define CGT_MODEL_H
 
 #include <pthread.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -365,6 +366,8 @@ void check_cset_rcu(const struct css_set *cset, const struct task *t);
 /* invariants.c */
 /* A broken invariant seen while the run goes on: an invariant failure (core/failure.h). */
 void cgt_violation(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void cgt_vviolation(enum cgt_detector det, const char *fmt, va_list ap)
+	__attribute__((format(printf, 2, 0)));
 /* 0, or -1 with the first broken invariant in @why: the model must be held still. */
 int cgt_check_invariants(char *why, size_t len);
 int cgt_check_leaks(char *why, size_t len);

@@ -25,8 +25,6 @@
  *                       unhashed before it; a css_set read under css_set_lock was not put
  *                       for the last time (that unlinks it under the lock for writing).
  */
-#include <stdarg.h>
-#include <stdio.h>
 
 #include "model.h"
 #include "cgroup_internal.h"
@@ -90,13 +88,11 @@ static void rcu_violation(const char *fmt, ...) __attribute__((format(printf, 1,
 
 static void rcu_violation(const char *fmt, ...)
 {
-	char msg[320];
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	cgt_vviolation(CGT_DET_RCU_LIFETIME, fmt, ap);
 	va_end(ap);
-	cgt_fail(CGT_DET_RCU_LIFETIME, cgt_self ? cgt_self->id : 0, NULL, "%s", msg);
 }
 
 /*
