@@ -10,6 +10,7 @@
  *   step 4011  T12 (tid 33) release_task: unhashed
  *   step 5066  T3 (walker) livelock: while_each walk from tid 33 went 80 steps ...
  */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -254,23 +255,32 @@ static void tell(const struct cgt_capture *c)
  */
 void cgt_story_failure(const struct cgt_run_config *cfg, enum cgt_detector det, long nth)
 {
+	/*
+	 * Two threads can fail at once (two starved writers in one look): the copies, the
+	 * story and the capture are one each, told by one at a time. A crash in a controlled
+	 * run comes from a signal handler, which must not wait for the thread it interrupted.
+	 */
+	static pthread_mutex_t telling = PTHREAD_MUTEX_INITIALIZER;
 	static struct cgt_failure f[CGT_MAX_FAILURES];
 	int nf, which;
 
 	/* a free-running crash is reported from its signal handler: no copies, no pictures */
 	if (nth > CGT_MAX_FAILURES || (det == CGT_DET_CRASH && !cfg->sched))
 		return;
+	if (det == CGT_DET_CRASH ? pthread_mutex_trylock(&telling) : pthread_mutex_lock(&telling))
+		return;
 	nf = cgt_failures_get(f, CGT_MAX_FAILURES);
 	if (nf > nth)
 		nf = (int)nth;		/* one seen since is for its own call */
 	which = (int)nth - 1;
-	if (nf <= which || cgt_failures_of_interest(cfg->stop_on, f, nf) != which ||
-	    (cfg->sched && f[which].step < 0))
-		return;
-	story[0] = '\0';
-	cgt_capture_take(&f[which], cfg->sched != NULL);
-	if (cgt_capture())
-		tell(cgt_capture());
+	if (nf > which && cgt_failures_of_interest(cfg->stop_on, f, nf) == which &&
+	    !(cfg->sched && f[which].step < 0)) {
+		story[0] = '\0';
+		cgt_capture_take(&f[which], cfg->sched != NULL);
+		if (cgt_capture())
+			tell(cgt_capture());
+	}
+	pthread_mutex_unlock(&telling);
 }
 
 const char *cgt_story(void)
