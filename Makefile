@@ -33,7 +33,7 @@ LIB_SRCS   := $(filter-out src/cli/main.c,$(foreach l,$(LAYERS),$(wildcard src/$
 TEST_SRCS  := $(wildcard tests/test_*.c)
 BENCH_SRCS := $(wildcard bench/*.c)
 
-# The TSan build carries tsan-suppressions and its options inside (src/detect/sanitizers.c);
+# The TSan build carries tsan-suppressions and its options inside (src/detect/tsan.c);
 # this says the same for anyone reading the make output.
 export TSAN_OPTIONS ?= suppressions=$(CURDIR)/tsan-suppressions
 export ASAN_OPTIONS ?= detect_leaks=1 abort_on_error=0

@@ -182,7 +182,7 @@ static void *cmp_worker_main(void *arg)
 	return NULL;
 }
 
-/* The worst writer wait and the reads that passed waiting writers, as lock_track.c keeps them. */
+/* The worst writer wait and the reads that passed waiting writers, as the lock layer keeps them (locks/lock.c). */
 static void class_figures(double *fig)
 {
 	struct cgt_lock_class c[16];
