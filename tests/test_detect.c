@@ -1027,7 +1027,7 @@ static void *walker_main(void *arg)
 	cgt_rcu_register_thread();
 	cgt_thread_register(&c->self, CGT_ROLE_WALKER, 0);
 	rcu_read_lock();
-	t = cgt_walk_first(&c->w, c->g, c->iter);
+	t = cgt_walk_first(&c->w, c->g, c->iter, "test");
 	c->first_ok = t != NULL && cgt_walk_next(&c->w) != NULL;
 	__atomic_store_n(&c->stepped, 1, __ATOMIC_RELEASE);
 	wait_flag_at_least(&c->exited, 1, NULL);

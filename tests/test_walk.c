@@ -17,7 +17,7 @@ static long walk_all(struct task *start, enum cgt_iter iter, struct cgt_walk *w)
 	struct task *t;
 
 	rcu_read_lock();
-	cgt_walk_for_each(w, start, iter, t) {
+	cgt_walk_for_each(w, start, iter, "test", t) {
 		cr_assert_eq(t->signal, start->signal, "walk left the group");
 	}
 	rcu_read_unlock();
@@ -65,7 +65,7 @@ Test(walk, both_walks_visit_every_thread_once)
 	for (enum cgt_iter iter = CGT_ITER_WHILE_EACH; iter <= CGT_ITER_FOR_EACH; iter++) {
 		memset(seen, 0, sizeof(seen));
 		rcu_read_lock();
-		cgt_walk_for_each(&w, th[2], iter, t) {
+		cgt_walk_for_each(&w, th[2], iter, "test", t) {
 			if (iter == CGT_ITER_WHILE_EACH && w.steps == 1)
 				cr_assert_eq(t, th[2], "while_each must visit g first");
 			for (int i = 0; i < NTHREADS; i++)
@@ -102,7 +102,7 @@ Test(walk, while_each_from_exiting_thread_overruns)
 	cr_assert_not(thread_group_leader(g));
 
 	rcu_read_lock();
-	t = cgt_walk_first(&w, g, CGT_ITER_WHILE_EACH);
+	t = cgt_walk_first(&w, g, CGT_ITER_WHILE_EACH, "test");
 	cr_assert_eq(t, g);
 	t = cgt_walk_next(&w);
 	cr_assert_not_null(t);
@@ -145,7 +145,7 @@ Test(walk, while_each_standing_on_exiting_thread_overruns)
 	g = th[1];
 
 	rcu_read_lock();
-	t = cgt_walk_first(&w, g, CGT_ITER_WHILE_EACH);
+	t = cgt_walk_first(&w, g, CGT_ITER_WHILE_EACH, "test");
 	cr_assert_eq(t, g);
 	do_exit(g);
 	while ((t = cgt_walk_next(&w)) != NULL)
@@ -176,7 +176,7 @@ Test(walk, for_each_from_exiting_thread_ends)
 	g = th[2];
 
 	rcu_read_lock();
-	t = cgt_walk_first(&w, g, CGT_ITER_FOR_EACH);
+	t = cgt_walk_first(&w, g, CGT_ITER_FOR_EACH, "test");
 	cr_assert_eq(t, th[0], "for_each_thread starts at the head of thread_head");
 	t = cgt_walk_next(&w);
 	cr_assert_eq(t, th[1]);
@@ -226,7 +226,7 @@ Test(walk, for_each_after_group_gone_sees_nothing)
 	cr_assert_not(pid_alive(held));
 
 	rcu_read_lock();
-	cgt_walk_for_each(&w, held, CGT_ITER_FOR_EACH, t)
+	cgt_walk_for_each(&w, held, CGT_ITER_FOR_EACH, "test", t)
 		cr_assert_fail("for_each visited tid %d of a dead group", t->pid);
 	rcu_read_unlock();
 	cr_assert_eq(w.steps, 0);

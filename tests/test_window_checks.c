@@ -131,13 +131,13 @@ Test(window, rcu_walk_that_leaves_its_section_reported_once)
 	fork_group(th, NTHREADS);
 	cgt_failures_reset();
 	rcu_read_lock();
-	cgt_walk_for_each(&w, th[0], CGT_ITER_FOR_EACH, t)
+	cgt_walk_for_each(&w, th[0], CGT_ITER_FOR_EACH, "test", t)
 		;
 	rcu_read_unlock();
 	assert_rcu_lifetime(0, "one section");
 
 	rcu_read_lock();
-	t = cgt_walk_first(&w, th[0], CGT_ITER_FOR_EACH);
+	t = cgt_walk_first(&w, th[0], CGT_ITER_FOR_EACH, "test");
 	t = cgt_walk_next(&w);
 	cr_assert_not_null(t);
 	cr_assert_neq(t, th[0]);
@@ -170,7 +170,7 @@ Test(window, rcu_walk_onto_thread_unhashed_before_its_section_reported)
 	do_exit(th[2]);		/* after th[1]: th[1]->next still leads to it */
 	cgt_failures_reset();
 	rcu_read_lock();
-	t = cgt_walk_first(&w, th[1], CGT_ITER_WHILE_EACH);
+	t = cgt_walk_first(&w, th[1], CGT_ITER_WHILE_EACH, "test");
 	cr_assert_eq(t, th[1]);
 	t = cgt_walk_next(&w);
 	cr_assert_eq(t, th[2], "the stale ->next of the unhashed start");

@@ -78,6 +78,7 @@ struct cgt_thread {
 	/* its thread-group walk, for the livelock watchdog */
 	int walk_active;
 	int walk_start_pid;
+	const char *walk_fn;		/* the kernel function that walks */
 	long walk_steps;
 	uint64_t walk_since_ns;
 	int walk_abort;			/* set by the livelock detector: stop this walk */

@@ -384,7 +384,8 @@ static size_t describe(char *buf, size_t len, const struct cgt_thread *t, uint64
 		put(" waits for %s (%s) for %.2f s", t->wait_name, cgt_wait_name(t->wait_kind),
 		    (double)cgt_age_ns(now, t->wait_since_ns) / 1e9);
 	if (t->walk_active)
-		put(" walking from tid %d, %ld steps", t->walk_start_pid, t->walk_steps);
+		put(" walking (%s) from tid %d, %ld steps", t->walk_fn, t->walk_start_pid,
+		    t->walk_steps);
 	put("\n");
 	return off;
 }

@@ -54,13 +54,13 @@ static void livelock_resume(enum cgt_point_id id, const void *obj)
 	if (!w->overran)
 		return;
 	snprintf(evidence, sizeof(evidence),
-		 "walk: %s from tid %d (%s)\nsteps: %ld\nstart thread: %s\nwhy: %s\n",
-		 cgt_iter_name(w->iter), w->start_pid,
+		 "walk: %s in %s from tid %d (%s)\nsteps: %ld\nstart thread: %s\nwhy: %s\n",
+		 cgt_iter_name(w->iter), w->fn, w->start_pid,
 		 thread_group_leader(w->start) ? "group leader" : "not the group leader",
 		 w->steps, w->fate, w->why);
 	cgt_fail(CGT_DET_LIVELOCK, self ? self->id : 0, evidence,
-		 "%s walk from tid %d went %ld steps without ending; the start thread %s",
-		 cgt_iter_name(w->iter), w->start_pid, w->steps, w->fate);
+		 "%s walk in %s from tid %d went %ld steps without ending; the start thread %s",
+		 cgt_iter_name(w->iter), w->fn, w->start_pid, w->steps, w->fate);
 }
 
 /* A walk older than --stall is asked to stop; its own thread reports it at its next step. */

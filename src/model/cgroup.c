@@ -306,7 +306,7 @@ int cgroup_attach_task(struct cgroup *cgrp, struct task *leader, bool threadgrou
 			set[n++].task = leader;
 		}
 	} else {
-		cgt_walk_for_each(&w, leader, iter, t) {
+		cgt_walk_for_each(&w, leader, iter, "cgroup_attach_task", t) {
 			if (READ_ONCE(t->flags) & PF_EXITING) {
 				cgt_cover(CGT_PATH_MIGRATE_EXITING);
 				continue;

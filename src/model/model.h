@@ -303,6 +303,7 @@ void css_task_iter_end(struct css_task_iter *it);
 /* walk.c: the two thread-group walks, one step at a time, under rcu_read_lock. */
 struct cgt_walk {
 	enum cgt_iter iter;
+	const char *fn;			/* the kernel function that walks */
 	struct task *start;		/* g in while_each_thread(g, t), p in for_each_thread(p, t) */
 	struct task *cur;
 	int start_pid;
@@ -330,14 +331,16 @@ static inline struct task *next_thread(const struct task *p)
 	return container_of(rcu_dereference(p->thread_group.next), struct task, thread_group);
 }
 
-struct task *cgt_walk_first(struct cgt_walk *w, struct task *start, enum cgt_iter iter);
+/* @fn: the kernel function that walks (find_lock_task_mm, ...), named in reports */
+struct task *cgt_walk_first(struct cgt_walk *w, struct task *start, enum cgt_iter iter,
+			    const char *fn);
 struct task *cgt_walk_next(struct cgt_walk *w);
 /* Stop @w at its next step (from its own thread, inside the walk): a livelock. */
 void cgt_walk_stop(struct cgt_walk *w, const char *why);
 
 /* Visit every thread of @start's group with walk @iter; `break` and `continue` work. */
-#define cgt_walk_for_each(w, start, iter, t)					\
-	for ((t) = cgt_walk_first((w), (start), (iter)); (t); (t) = cgt_walk_next(w))
+#define cgt_walk_for_each(w, start, iter, fn, t)				\
+	for ((t) = cgt_walk_first((w), (start), (iter), (fn)); (t); (t) = cgt_walk_next(w))
 
 int fill_stats_for_tgid(int tgid, enum cgt_iter iter, struct cgt_walk *w);
 int oom_badness(int pid, enum cgt_iter iter, struct cgt_walk *w);

@@ -124,19 +124,22 @@ static struct task *walk_visit(struct cgt_walk *w, struct task *t)
 	return t;
 }
 
-struct task *cgt_walk_first(struct cgt_walk *w, struct task *start, enum cgt_iter iter)
+struct task *cgt_walk_first(struct cgt_walk *w, struct task *start, enum cgt_iter iter,
+			    const char *fn)
 {
 	struct cgt_thread *self = cgt_self;
 	struct cds_list_head *head, *first;
 
 	memset(w, 0, sizeof(*w));
 	w->iter = iter;
+	w->fn = fn;
 	w->start = start;
 	w->start_pid = READ_ONCE(start->pid);
 	w->section = cgt_rcu_section();
 	if (self) {
 		WRITE_ONCE(self->walk_abort, 0);
 		WRITE_ONCE(self->walk_start_pid, w->start_pid);
+		WRITE_ONCE(self->walk_fn, fn);
 		WRITE_ONCE(self->walk_steps, 0);
 		WRITE_ONCE(self->walk_since_ns, cgt_clock_ns());
 		WRITE_ONCE(self->walk_active, 1);
@@ -201,7 +204,7 @@ int fill_stats_for_tgid(int tgid, enum cgt_iter iter, struct cgt_walk *w)
 		ret = -ESRCH;
 		goto out;
 	}
-	cgt_walk_for_each(w, first, iter, t) {
+	cgt_walk_for_each(w, first, iter, "fill_stats_for_tgid", t) {
 		/* walk_visit() reads each thread's exit_state, the statistic we sum */
 	}
 	cgt_mutex_unlock(&sig->siglock);	/* unlock_task_sighand */
@@ -237,7 +240,7 @@ int oom_badness(int pid, enum cgt_iter iter, struct cgt_walk *w)
 		ret = -ESRCH;
 		goto out;
 	}
-	cgt_walk_for_each(w, p, iter, t) {
+	cgt_walk_for_each(w, p, iter, "find_lock_task_mm", t) {
 		/* task_lock(t); if (t->mm) return t; -- the model looks at every thread */
 	}
 	if (w->overran)
@@ -293,7 +296,7 @@ long check_hung_uninterruptible_tasks(enum cgt_iter iter, struct cgt_walk *w)
 	rcu_read_lock();
 	cgt_point(CGT_PT_RCU_ENTER, NULL);
 	cds_list_for_each_entry_rcu(g, &init_task.tasks, tasks) {
-		cgt_walk_for_each(w, g, iter, t) {
+		cgt_walk_for_each(w, g, iter, "check_hung_uninterruptible_tasks", t) {
 			seen++;
 			if (!--batch_count) {
 				batch_count = HUNG_TASK_BATCHING;

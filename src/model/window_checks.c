@@ -109,15 +109,15 @@ void check_walk_rcu(struct cgt_walk *w)
 	retired = READ_ONCE(t->rcu_retired);
 	if (cgt_rcu_section() != w->section) {
 		w->rcu_reported = true;
-		rcu_violation("a walk of tgid %d's threads went on in %s, standing on tid %d with "
-			      "no reference to it: it may have been released and freed meanwhile",
-			      w->start_pid, cgt_rcu_section() ? "another RCU read-side section" :
+		rcu_violation("%s's walk of tgid %d's threads went on in %s, standing on tid %d "
+			      "with no reference to it: it may have been released and freed meanwhile",
+			      w->fn, w->start_pid, cgt_rcu_section() ? "another RCU read-side section" :
 			      "no RCU read-side section", READ_ONCE(t->pid));
 	} else if (cgt_rcu_stale(retired)) {
 		w->rcu_reported = true;
-		rcu_violation("a walk of tgid %d's threads stands on tid %d, unhashed by thread %d "
-			      "before the walker's RCU read-side section began: no reader in that "
-			      "section could have found it", w->start_pid, READ_ONCE(t->pid),
+		rcu_violation("%s's walk of tgid %d's threads stands on tid %d, unhashed by thread "
+			      "%d before the walker's RCU read-side section began: no reader in that "
+			      "section could have found it", w->fn, w->start_pid, READ_ONCE(t->pid),
 			      READ_ONCE(t->rcu_retired_by));
 	}
 }

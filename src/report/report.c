@@ -220,8 +220,9 @@ static json_t *thread_json(const struct cgt_thread *t, bool finished, uint64_t n
 	if (t->rcu_depth)
 		json_object_set_new(o, "rcu_read_depth", json_integer(t->rcu_depth));
 	if (t->walk_active)
-		json_object_set_new(o, "walk", json_pack("{s:i, s:I, s:f}", "start_tid",
-				t->walk_start_pid, "steps", (json_int_t)t->walk_steps,
+		json_object_set_new(o, "walk", json_pack("{s:s?, s:i, s:I, s:f}", "function",
+				t->walk_fn, "start_tid", t->walk_start_pid,
+				"steps", (json_int_t)t->walk_steps,
 				"for_s", (double)cgt_age_ns(now, t->walk_since_ns) / 1e9));
 	json_object_set_new(o, "events", events_json(t));
 	return o;

@@ -229,9 +229,9 @@ static void tell(const struct cgt_capture *c)
 						point_descs[e->point]);
 		if (off < sizeof(story) && e->name)
 			off += (size_t)snprintf(story + off, sizeof(story) - off, ": %s", e->name);
-		else if (off < sizeof(story) && e->pid && e->pid != evs[i].t->pid)
-			off += (size_t)snprintf(story + off, sizeof(story) - off, ": tid %d",
-						e->pid);
+		if (off < sizeof(story) && e->pid && e->pid != evs[i].t->pid)
+			off += (size_t)snprintf(story + off, sizeof(story) - off, "%s tid %d",
+						e->name ? "," : ":", e->pid);
 		if (off < sizeof(story))
 			story[off++] = '\n';
 	}

@@ -191,6 +191,8 @@ static void thread_events(struct thread_trace *tt, json_t *out, double end)
 
 		if (e->point >= CGT_NR_POINTS)
 			continue;
+		if (e->point == CGT_PT_WALK_START && e->name)
+			fn = e->name;		/* the kernel function that walks */
 		if (first) {
 			tt->op_start = ts;
 			first = false;

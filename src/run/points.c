@@ -166,6 +166,7 @@ static void record_point(enum cgt_point_id id, const void *obj)
 	case CGT_PT_WALK_START:
 		walk_now = obj;
 		pid = ((const struct cgt_walk *)obj)->start_pid;
+		name = ((const struct cgt_walk *)obj)->fn;
 		break;
 	case CGT_PT_WALK_STEP:
 		walk_now = obj;
