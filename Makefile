@@ -115,6 +115,7 @@ kernel-check: build/plain/kernel/kcheck build/plain/kernel/model_check
 
 test: unit build/plain/cgtorture build/tsan/cgtorture build/asan/cgtorture kernel-check
 	tests/layers.sh build/plain $(LAYERS)
+	tests/mutants/applies
 	tests/cli.sh build/plain/cgtorture
 	tests/variants.sh build/plain/cgtorture build/tsan/cgtorture
 	tests/eras.sh build/plain/cgtorture build/tsan/cgtorture
