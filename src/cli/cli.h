@@ -26,8 +26,12 @@ int cgt_cli_report_config(const char *path, struct cgt_report_in *r, struct cgt_
 int cgt_explore_main(int argc, char **argv);
 int cgt_replay_main(int argc, char **argv);
 int cgt_shrink_main(int argc, char **argv);
+/* The schedule found (a report.json) replayed exactly, then shrunk in @shrink trials. */
+int cgt_cli_exact(const char *found, long shrink);
 /* report_cli.c: a report for a person */
 int cgt_show_main(int argc, char **argv);
 int cgt_reproduce_main(int argc, char **argv);
+/* klog_cli.c: reproduce of a kernel's own report, read from @path ("-": stdin); 0 @runs: map it only */
+int cgt_reproduce_klog(const char *path, long runs, long shrink, const char *out);
 
 #endif

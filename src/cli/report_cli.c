@@ -40,15 +40,21 @@ struct reproduce_opts {
 	const char *report;
 	long runs;
 	long shrink;
+	const char *out;
+	bool map;
 };
 
 static const struct tunable reproduce_tunables[] = {
-	{ NULL, T_STRING, NULL, "REPORT", "report.json of a free-running failure",
-	  offsetof(struct reproduce_opts, report), 0, 0 },
+	{ NULL, T_STRING, NULL, "REPORT", "report.json of a free-running failure, or a kernel "
+	  "log (- for stdin)", offsetof(struct reproduce_opts, report), 0, 0 },
 	{ "runs", T_COUNT, "200", "N", "controlled schedules to try at most",
 	  offsetof(struct reproduce_opts, runs), 1, 100000 },
 	{ "shrink", T_COUNT, "100", "N", "trial runs to shrink the schedule found (0: none)",
 	  offsetof(struct reproduce_opts, shrink), 0, 1000000 },
+	{ "out", T_STRING, "results", "DIR", "where a kernel log's reproduction goes (a "
+	  "report.json's goes to its folder)", offsetof(struct reproduce_opts, out), 0, 0 },
+	{ "map", T_FLAG, NULL, NULL, "a kernel log: print its records and the mapping, search "
+	  "nothing", offsetof(struct reproduce_opts, map), 0, 0 },
 };
 
 /* Used when the report puts back no single catalogued bug: small, and switching often. */
@@ -56,13 +62,21 @@ static const struct tunable reproduce_tunables[] = {
 
 static void reproduce_help(FILE *f)
 {
-	fputs("usage: cgtorture reproduce REPORT [--runs N] [--shrink N]\n\n"
+	fputs("usage: cgtorture reproduce REPORT [--runs N] [--shrink N] [--out DIR]\n\n"
 	      "Turns a free-running failure (a nightly cell's, say) into an exact replay: runs\n"
 	      "controlled schedules with the report's configuration and bugs, and the catalogue's\n"
 	      "explore options for its bug (else " REPRODUCE_DEFAULT "), seed after seed,\n"
 	      "until the same detector fires with the same kind of evidence (the same walk start\n"
 	      "fate, the same lock cycle, the same invariant); replays that schedule's report to\n"
-	      "check it is exact, then shrinks it. Reports go to REPORT's folder/reproduce.\n\n", f);
+	      "check it is exact, then shrinks it. Reports go to REPORT's folder/reproduce.\n\n"
+	      "REPORT may also be a kernel's own report (told apart by content): a dmesg, syslog\n"
+	      "or journalctl log, a mail quoting one (a syzbot mail whole), crash's bt or\n"
+	      "/proc/PID/stack. Its records (hung task, soft or hard lockup, RCU stall, KASAN,\n"
+	      "KCSAN, lockdep, BUG, WARNING) are read, the one the model knows best is mapped onto\n"
+	      "it (a table: each frame and lock, and what it is in the model), and controlled\n"
+	      "schedules of its era are searched, the catalogued bugs its frames point at first,\n"
+	      "until the same detector fires on the same lock or walk. Exit status: 0 reproduced,\n"
+	      "3 not found within --runs, 2 unreadable or nothing in it modelled.\n\n", f);
 	cgt_tunables_table_help(f, reproduce_tunables, ARRAY_SIZE(reproduce_tunables));
 }
 
@@ -103,19 +117,42 @@ static int controlled_config(const struct cgt_report_in *r, const struct cgt_run
 	return ret;
 }
 
+/* A report.json starts with '{'; anything else is taken for a kernel log. */
+static bool is_json(const char *path)
+{
+	FILE *f = strcmp(path, "-") ? fopen(path, "r") : NULL;
+	int c = EOF;
+
+	if (!f)
+		return strcmp(path, "-");	/* report_read says why it cannot be read */
+	do
+		c = getc(f);
+	while (c == ' ' || c == '\n' || c == '\t' || c == '\r');
+	fclose(f);
+	return c == '{';
+}
+
+/* the report's failure: its detector and the same kind of evidence (report/kind.h) */
+static bool same_kind(const char *path, int detector, void *arg, char *got, size_t len)
+{
+	return !cgt_report_failure_kind(path, detector, got, len) && !strcmp(got, arg);
+}
+
 int cgt_reproduce_main(int argc, char **argv)
 {
-	struct cgt_run_config orig = { 0 }, cfg = { 0 }, rcfg = { 0 };
-	struct cgt_report_in r = { 0 }, found_r = { 0 };
+	struct cgt_run_config orig = { 0 }, cfg = { 0 };
+	struct cgt_report_in r = { 0 };
 	struct reproduce_opts o = { 0 };
 	struct tunable_set set = TUNABLE_SET(reproduce_tunables, &o);
-	char kind[256], found[600], *out = NULL, *replay_out = NULL;
+	char kind[256], what[300], found[600], *out = NULL;
 	int ret, i;
 
 	cgt_tunables_table_defaults(reproduce_tunables, ARRAY_SIZE(reproduce_tunables), &o);
 	ret = cgt_tunables_sets_parse(&set, 1, reproduce_help, argc, argv);
 	if (ret)
 		return ret < 0 ? CGT_EXIT_PASS : ret;
+	if (!is_json(o.report))
+		return cgt_reproduce_klog(o.report, o.map ? 0 : o.runs, o.shrink, o.out);
 	ret = cgt_cli_report_config(o.report, &r, &orig);
 	if (ret)
 		goto out;
@@ -146,36 +183,15 @@ int cgt_reproduce_main(int argc, char **argv)
 	if (cfg.duration < 60)
 		cfg.duration = 60;	/* a controlled run ends by its decisions, not the clock */
 	cgt_cli_on_signals();
-	ret = cgt_reproduce(&cfg, r.failure[i].detector, kind, o.runs, cgt_cli_render, found,
-			    sizeof(found));
-	if (ret)
-		goto out;
-	/* exact: the schedule found, followed again decision by decision */
-	ret = cgt_cli_report_config(found, &found_r, &rcfg);
-	if (!ret) {
-		replay_out = cgt_path_join(found_r.dir, "replay");
-		rcfg.out = replay_out;
-		cgt_cli_render(&rcfg);
-		ret = cgt_replay(found, &found_r, &rcfg, 1);
-	}
-	if (!ret && o.shrink) {
-		cgt_cli_release(&rcfg);
-		cgt_report_in_free(&found_r);
-		memset(&rcfg, 0, sizeof(rcfg));
-		ret = cgt_cli_report_config(found, &found_r, &rcfg);
-		if (!ret && cgt_shrink(found, &found_r, &rcfg, o.shrink, cgt_cli_render))
-			printf("reproduce: the schedule found stays as it is\n");
-	}
+	snprintf(what, sizeof(what), "kind \"%s\"", kind);
+	ret = cgt_reproduce(&cfg, r.failure[i].detector, what, same_kind, kind, o.runs,
+			    cgt_cli_render, found, sizeof(found));
 	if (!ret)
-		printf("reproduce: exact replay: cgtorture replay %s\nreproduce: the page: "
-		       "%s/report.html\n", found, found_r.dir);
+		ret = cgt_cli_exact(found, o.shrink);
 out:
-	cgt_cli_release(&rcfg);
 	cgt_cli_release(&cfg);
 	cgt_cli_release(&orig);
-	cgt_report_in_free(&found_r);
 	cgt_report_in_free(&r);
 	free(out);
-	free(replay_out);
 	return ret;
 }

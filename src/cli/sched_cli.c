@@ -207,3 +207,36 @@ int cgt_shrink_main(int argc, char **argv)
 	cgt_report_in_free(&r);
 	return ret;
 }
+
+/* reproduce's last steps, for a report.json and a kernel log alike */
+int cgt_cli_exact(const char *found, long shrink)
+{
+	struct cgt_run_config rcfg = { 0 };
+	struct cgt_report_in found_r = { 0 };
+	char *replay_out = NULL;
+	int ret;
+
+	/* exact: the schedule found, followed again decision by decision */
+	ret = cgt_cli_report_config(found, &found_r, &rcfg);
+	if (!ret) {
+		replay_out = cgt_path_join(found_r.dir, "replay");
+		rcfg.out = replay_out;
+		cgt_cli_render(&rcfg);
+		ret = cgt_replay(found, &found_r, &rcfg, 1);
+	}
+	if (!ret && shrink) {
+		cgt_cli_release(&rcfg);
+		cgt_report_in_free(&found_r);
+		memset(&rcfg, 0, sizeof(rcfg));
+		ret = cgt_cli_report_config(found, &found_r, &rcfg);
+		if (!ret && cgt_shrink(found, &found_r, &rcfg, shrink, cgt_cli_render))
+			printf("reproduce: the schedule found stays as it is\n");
+	}
+	if (!ret)
+		printf("reproduce: exact replay: cgtorture replay %s\nreproduce: the page: "
+		       "%s/report.html\n", found, found_r.dir);
+	cgt_cli_release(&rcfg);
+	cgt_report_in_free(&found_r);
+	free(replay_out);
+	return ret;
+}

@@ -3,9 +3,9 @@
  * reproduce: a free-running failure made exactly replayable. Controlled schedules with the
  * report's configuration and bugs (and the controlled options the command line adds: the
  * catalogue's explore options for its bug) are tried, seed after seed, until the same
- * detector fires with the same kind of evidence (report/kind.c: the same walk start fate,
- * the same lock cycle, the same invariant); that schedule's report is then replayed to
- * check it is exact. Shrinking it is the caller's next step.
+ * detector fires and the caller's @match takes the failure for the one it looks for (the
+ * same kind of evidence as a report's, report/kind.c; or what a kernel's report shows).
+ * Replaying that schedule exactly and shrinking it are the caller's next steps.
  */
 #include <stdio.h>
 #include <string.h>
@@ -13,18 +13,18 @@
 
 #include "search.h"
 #include "child.h"
-#include "../report/kind.h"
 
-int cgt_reproduce(struct cgt_run_config *cfg, int detector, const char *kind, long runs,
-		  cgt_render_fn render, char *found, size_t len)
+int cgt_reproduce(struct cgt_run_config *cfg, int detector, const char *what,
+		  cgt_match_fn match, void *arg, long runs, cgt_render_fn render, char *found,
+		  size_t len)
 {
 	uint64_t seed0 = cfg->seed;
 	long other = 0;
 
 	found[0] = '\0';
 	cfg->stop_on = detector;
-	printf("reproduce: looking for %s (kind \"%s\") in up to %ld %s schedules of %d decisions\n",
-	       cgt_detector_names[detector], kind, runs, cfg->sched->name, cfg->steps);
+	printf("reproduce: looking for %s (%s) in up to %ld %s schedules of %d decisions\n",
+	       cgt_detector_names[detector], what, runs, cfg->sched->name, cfg->steps);
 	for (long i = 0; i < runs && !cgt_run_interrupted(); i++) {
 		struct cgt_child_result r;
 		char got[256], path[600];
@@ -36,13 +36,14 @@ int cgt_reproduce(struct cgt_run_config *cfg, int detector, const char *kind, lo
 		if (cgt_run_child(cfg, true, &r))
 			return CGT_EXIT_FAIL;
 		snprintf(path, sizeof(path), "%s/report.json", r.report_dir);
+		snprintf(got, sizeof(got), "no report");
 		same = r.detector == detector && r.report_dir[0] &&
-		       !cgt_report_failure_kind(path, detector, got, sizeof(got)) && !strcmp(got, kind);
+		       match(path, detector, arg, got, sizeof(got));
 		if (r.detector == detector && !same) {
 			if (!other++)
 				printf("reproduce: schedule %ld (seed %llu): %s, but another kind: %s\n",
 				       i + 1, (unsigned long long)cfg->seed,
-				       cgt_detector_names[detector], r.report_dir[0] ? got : "no report");
+				       cgt_detector_names[detector], got);
 		}
 		step = r.step;
 		cgt_child_result_free(&r);

@@ -29,11 +29,18 @@ int cgt_shrink(const char *path, const struct cgt_report_in *r, struct cgt_run_c
 	       long budget, cgt_render_fn render);
 
 /*
- * reproduce.c: controlled schedules of @cfg (seeds from cfg->seed on, at most @runs) until
- * one fails with @detector and a failure of @kind (report/kind.h); its report's path goes
- * to @found. The exit status: 0 found, 1 not.
+ * Whether the failure of @detector in the report @path is the one looked for; what it is
+ * goes to @got either way, for the log.
  */
-int cgt_reproduce(struct cgt_run_config *cfg, int detector, const char *kind, long runs,
-		  cgt_render_fn render, char *found, size_t len);
+typedef bool (*cgt_match_fn)(const char *path, int detector, void *arg, char *got,
+			     size_t len);
+/*
+ * reproduce.c: controlled schedules of @cfg (seeds from cfg->seed on, at most @runs) until
+ * one fails with @detector and @match(…, @arg) takes it (@what says what is looked for);
+ * its report's path goes to @found. The exit status: 0 found, 1 not.
+ */
+int cgt_reproduce(struct cgt_run_config *cfg, int detector, const char *what,
+		  cgt_match_fn match, void *arg, long runs, cgt_render_fn render, char *found,
+		  size_t len);
 
 #endif

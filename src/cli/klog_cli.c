@@ -1,0 +1,339 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cgtorture reproduce of a kernel's own report: the log read into records (report/klog.c),
+ * the record the model knows best mapped onto it (report/kmap.c) and printed as a table,
+ * then a controlled search per candidate (a catalogued bug the frames point at, or the era
+ * as it shipped) until the same detector fires on the same lock or walk; the schedule found
+ * is replayed exactly and shrunk as for a report.json.
+ */
+#include <libgen.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "tunables.h"
+#include "../base/build.h"
+#include "../base/files.h"
+#include "../report/kmap.h"
+#include "../search/search.h"
+
+/* a candidate without a catalogued bug: the era's code, small and switching often */
+#define KLOG_SEARCH	"--swarm off --sched random --threads 8 --steps 5000"
+
+/* What a found failure must show to be the kernel's: the lock waited for, or the walk. */
+struct klog_want {
+	const struct cgt_kmap *map;
+	const char *words[4];
+	int nwords;
+	bool any;			/* one of the words is enough */
+};
+
+static char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char *buf = NULL;
+	long n;
+
+	if (!f)
+		return NULL;
+	if (!fseek(f, 0, SEEK_END) && (n = ftell(f)) >= 0 && !fseek(f, 0, SEEK_SET) &&
+	    (buf = malloc((size_t)n + 1))) {
+		buf[fread(buf, 1, (size_t)n, f)] = '\0';
+	}
+	fclose(f);
+	return buf;
+}
+
+static bool klog_match(const char *path, int detector, void *arg, char *got, size_t len)
+{
+	const struct klog_want *w = arg;
+	char *text = slurp(path);
+	int seen = 0;
+
+	(void)detector;
+	for (int i = 0; text && i < w->nwords; i++)
+		seen += strstr(text, w->words[i]) != NULL;
+	free(text);
+	snprintf(got, len, "%d of its %d word(s) in the report", seen, w->nwords);
+	return w->any ? seen > 0 || !w->nwords : seen == w->nwords;
+}
+
+static void want_of(const struct cgt_kmap *m, const struct cgt_kmap_candidate *c,
+		    struct klog_want *w)
+{
+	memset(w, 0, sizeof(*w));
+	w->map = m;
+	switch (c->detector) {
+	case CGT_DET_HANG:
+	case CGT_DET_STARVATION:
+		if (m->waits_for && strcmp(m->waits_for, "rcu"))
+			w->words[w->nwords++] = m->waits_for;
+		break;
+	case CGT_DET_LIVELOCK:
+		if (m->walk)
+			w->words[w->nwords++] = m->walk;
+		break;
+	case CGT_DET_ASAN:
+	case CGT_DET_TSAN:
+		w->any = true;
+		for (int i = 0; i < m->nframes && w->nwords < 4; i++)
+			if (m->frames[i].model && !m->frames[i].primitive)
+				w->words[w->nwords++] = m->frames[i].kernel;
+		break;
+	default:
+		break;
+	}
+}
+
+/* The sanitizer build a candidate's detector needs, or NULL: any build shows it. */
+static const char *needed_build(const struct cgt_kmap_candidate *c)
+{
+	return c->detector == CGT_DET_ASAN ? "asan" : c->detector == CGT_DET_TSAN ? "tsan" :
+	       NULL;
+}
+
+static void print_map(const char *path, const struct cgt_klog *log, const struct cgt_kmap *m)
+{
+	const struct cgt_klog_record *r = m->rec;
+	int counted = m->nframes - m->nskipped;
+
+	printf("reproduce: %s: %d record(s) in %ld line(s); the one at line %d is mapped:\n"
+	       "  %s: %s\n  kernel %s: --kernel %s (%s)\n", path, log->nrecords, log->lines,
+	       r->line, cgt_klog_kind_names[r->kind], r->title,
+	       r->version[0] ? r->version : log->version[0] ? log->version : "not named",
+	       m->era, m->era_why ? m->era_why : m->era_floor);
+	printf("  %-40s %s\n", "kernel", "model");
+	for (int i = 0; i < m->nframes; i++) {
+		const struct cgt_kmap_item *it = &m->frames[i];
+
+		if (i && r->frames[i].stack != r->frames[i - 1].stack)
+			printf("  --\n");
+		printf("  %-40s %s%s\n", it->kernel,
+		       it->skipped ? "(looked past)" : it->model ? it->model : "not modelled",
+		       it->primitive ? " (a lock's slow path)" : "");
+	}
+	for (int i = 0; i < m->nlocks; i++)
+		printf("  lock %-35s %s\n", m->locks[i].kernel,
+		       m->locks[i].model ? m->locks[i].model : "not modelled");
+	printf("  mapped %d of %d frame(s) (%d looked past)", m->nmapped, counted, m->nskipped);
+	if (m->waits_for)
+		printf("; waits for %s (%s)", m->waits_for, m->waits_side == 'r' ? "read" :
+		       "write");
+	if (m->walk)
+		printf("; walks in %s", m->walk);
+	printf("\n");
+}
+
+static void print_candidates(const struct cgt_kmap *m)
+{
+	printf("  searches, in order:");
+	for (int i = 0; i < m->ncandidates; i++)
+		printf("%s %s (%s)", i ? "," : "", m->cand[i].bug >= 0 ?
+		       cgt_bug_names[m->cand[i].bug] : "the era as it shipped",
+		       cgt_detector_names[m->cand[i].detector]);
+	printf("\n");
+}
+
+/*
+ * The run's configuration for candidate @c: its era, its bug, its controlled options. @cfg
+ * points into @words, which must live as long.
+ */
+static int candidate_config(const struct cgt_kmap *m, const struct cgt_kmap_candidate *c,
+			    const char *out, struct cgt_run_config *cfg, char *words, size_t len)
+{
+	char *all[64], *w, *save;
+	struct tunable_set run = cgt_tunables_run_set(cfg);
+	int n = 0, ret;
+
+	if (c->bug >= 0)
+		snprintf(words, len, "reproduce --kernel %s --bug %s %s --out %s",
+			 m->era, cgt_bug_names[c->bug], cgt_bug_catalogue[c->bug].explore, out);
+	else
+		snprintf(words, len, "reproduce --kernel %s " KLOG_SEARCH
+			 " --mix fork=35,exec=%d,exit=20,migrate=%d,observe=%d --out %s", m->era,
+			 m->mix[1] ? 10 : 2, m->mix[3] ? 30 : 10, m->mix[4] ? 45 : 33, out);
+	for (w = strtok_r(words, " ", &save); w && n < 63; w = strtok_r(NULL, " ", &save))
+		all[n++] = w;
+	all[n] = NULL;
+	ret = cgt_cli_prepare(&run, 1, cgt_tunables_help, n, all, cfg);
+	if (ret)
+		return ret < 0 ? CGT_EXIT_USAGE : ret;
+	cfg->seed = 1;
+	cfg->quiet = true;
+	cfg->expect = CGT_EXPECT_NONE;
+	cfg->check_determinism = false;
+	if (cfg->duration < 60)
+		cfg->duration = 60;	/* a controlled run ends by its decisions, not the clock */
+	return 0;
+}
+
+/*
+ * The same command in the cgtorture of build @build, when the likeliest search needs it (a
+ * KASAN report, ASan): build/<build>/cgtorture beside this binary's folder, or below it.
+ */
+static void run_in_build(const char *build, const char *path, long runs, long shrink,
+			 const char *out)
+{
+	char exe[4096], try[4200], nruns[24], nshrink[24];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	const char *fmt[] = { "%s/../%s/cgtorture", "%s/build/%s/cgtorture" };
+
+	if (n <= 0)
+		return;
+	exe[n] = '\0';
+	dirname(exe);
+	snprintf(nruns, sizeof(nruns), "%ld", runs);
+	snprintf(nshrink, sizeof(nshrink), "%ld", shrink);
+	for (size_t i = 0; i < 2; i++) {
+		snprintf(try, sizeof(try), fmt[i], exe, build);
+		if (access(try, X_OK))
+			continue;
+		printf("reproduce: the likeliest search needs the %s build: %s\n", build, try);
+		fflush(stdout);
+		execl(try, try, "reproduce", path, "--runs", nruns, "--shrink", nshrink, "--out",
+		      out, (char *)NULL);
+	}
+}
+
+/* The record whose frames and locks the model knows most of. */
+static int best_record(const struct cgt_klog *log, struct cgt_kmap *best)
+{
+	struct cgt_kmap *m = malloc(sizeof(*m));
+	int found = -1, top = -1;
+
+	for (int i = 0; m && i < log->nrecords; i++) {
+		int score;
+
+		if (cgt_kmap_record(&log->rec[i], log->version, m))
+			continue;
+		score = m->nmapped + m->nlocks;
+		if (score > top) {
+			top = score;
+			found = i;
+			*best = *m;
+		}
+	}
+	free(m);
+	return found;
+}
+
+/* "not modelled": the first functions of the first record with a backtrace */
+static void not_modelled(const char *path, const struct cgt_klog *log)
+{
+	const struct cgt_klog_record *r = &log->rec[0];
+
+	for (int i = log->nrecords - 1; i >= 0; i--)
+		if (log->rec[i].nframes)
+			r = &log->rec[i];
+	char names[200] = "";
+	size_t o = 0;
+
+	for (int i = 0, k = 0; i < r->nframes && k < 4 && o < sizeof(names); i++, k++)
+		o += (size_t)snprintf(names + o, sizeof(names) - o, "%s%s", k ? ", " : "",
+				      r->frames[i].fn);
+	fprintf(stderr, "cgtorture: %s: not modelled: its %d record(s) name no function the "
+		"model runs and no lock it has (the first, %s \"%.60s\": %s)\n", path, log->nrecords,
+		cgt_klog_kind_names[r->kind], r->title, r->nframes ? names : "no backtrace");
+}
+
+int cgt_reproduce_klog(const char *path, long runs, long shrink, const char *out_dir)
+{
+	struct cgt_klog *log = malloc(sizeof(*log));
+	struct cgt_kmap *map = malloc(sizeof(*map));
+	FILE *f = strcmp(path, "-") ? fopen(path, "r") : stdin;
+	char err[300], found[600], what[300], *base, *copy = strdup(path), *out = NULL;
+	const char *build;
+	long per, tried = 0;
+	int ret = CGT_EXIT_USAGE, searched = 0;
+
+	if (!f) {
+		fprintf(stderr, "cgtorture: %s: cannot open it\n", path);
+		goto out;
+	}
+	if (!log || !map || !copy || cgt_klog_read(f, log, err, sizeof(err))) {
+		fprintf(stderr, "cgtorture: %s: %s\n", path, log && map && copy ? err :
+			"out of memory");
+		goto out;
+	}
+	if (best_record(log, map) < 0) {
+		not_modelled(path, log);
+		goto out;
+	}
+	build = needed_build(&map->cand[0]);
+	if (runs && build && strcmp(build, cgt_build_name()) && strcmp(path, "-"))
+		run_in_build(build, path, runs, shrink, out_dir);
+	print_map(path, log, map);
+	print_candidates(map);
+	if (!runs) {
+		ret = CGT_EXIT_PASS;
+		goto out;
+	}
+	base = basename(copy);
+	base[strcspn(base, ".")] = '\0';
+	out = malloc(strlen(out_dir) + strlen(base) + 16);
+	if (!out)
+		goto out;
+	sprintf(out, "%s/reproduce-%s", out_dir[0] ? out_dir : ".", base);
+	if (cgt_mkdir_p(out)) {
+		fprintf(stderr, "cgtorture: --out: cannot make '%s'\n", out);
+		goto out;
+	}
+	cgt_cli_on_signals();
+	ret = CGT_EXIT_MISSED;
+	for (int i = 0; i < map->ncandidates && tried < runs && !cgt_run_interrupted(); i++) {
+		const struct cgt_kmap_candidate *c = &map->cand[i];
+		struct cgt_run_config cfg = { 0 };
+		struct klog_want want;
+		char words[1024];
+		int r;
+
+		build = needed_build(c);
+		if (build && strcmp(build, cgt_build_name())) {
+			printf("reproduce: candidate %s (%s) needs the %s build: build/%s/cgtorture "
+			       "reproduce %s\n", c->bug >= 0 ? cgt_bug_names[c->bug] : "the era",
+			       cgt_detector_names[c->detector], build, build, path);
+			continue;
+		}
+		if (candidate_config(map, c, out, &cfg, words, sizeof(words))) {
+			cgt_cli_release(&cfg);
+			continue;
+		}
+		want_of(map, c, &want);
+		snprintf(what, sizeof(what), "%s %s, %s%s%s", c->bug >= 0 ? "catalogued bug" :
+			 "kernel", c->bug >= 0 ? cgt_bug_names[c->bug] : map->era,
+			 want.nwords ? (want.any ? "naming one of: " : "naming: ") : "any kind",
+			 want.nwords ? want.words[0] : "", want.nwords > 1 ? ", ..." : "");
+		/* half of what is left to the likeliest, all of it to the last */
+		per = i + 1 < map->ncandidates ? (runs - tried) / 2 : runs - tried;
+		if (per < 10)
+			per = runs - tried < 10 ? runs - tried : 10;
+		searched++;
+		r = cgt_reproduce(&cfg, c->detector, what, klog_match, &want, per, cgt_cli_render,
+				  found, sizeof(found));
+		tried += per;
+		cgt_cli_release(&cfg);
+		if (!r) {
+			printf("reproduce: reproduced: %s %s as %s\n", cgt_klog_kind_names[map->rec->kind],
+			       map->rec->title, c->bug >= 0 ? cgt_bug_names[c->bug] : map->era);
+			ret = cgt_cli_exact(found, shrink);
+			goto out;
+		}
+	}
+	if (!searched)
+		fprintf(stderr, "cgtorture: %s: no search can run in the %s build (see above)\n",
+			path, cgt_build_name());
+	else
+		printf("reproduce: not found within the budget: %d search(es), %ld schedule(s) "
+		       "(--runs %ld)\n", searched, tried, runs);
+	ret = searched ? CGT_EXIT_MISSED : CGT_EXIT_USAGE;
+out:
+	if (f && f != stdin)
+		fclose(f);
+	free(log);
+	free(map);
+	free(copy);
+	free(out);
+	return ret;
+}
