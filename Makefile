@@ -120,6 +120,7 @@ test: unit build/plain/cgtorture build/tsan/cgtorture build/asan/cgtorture kerne
 	tests/variants.sh build/plain/cgtorture build/tsan/cgtorture
 	tests/eras.sh build/plain/cgtorture build/tsan/cgtorture
 	tests/bugs.sh build
+	tests/reports.sh build
 	tests/crash.sh build
 	tests/sched.sh build
 	tests/seeing.sh build
@@ -161,6 +162,12 @@ REPLAYS ?= 100
 bench-sched: build/plain/cgtorture build/tsan/cgtorture build/asan/cgtorture
 	bench/sched.sh build $(SEEDS) $(RUNS) $(REPLAYS)
 	bench/reproduce.sh build 200
+
+# The corpus of real kernel reports (tests/reports/): each reproduced with its default budget,
+# a table of kind, kernel, frames mapped, verdict, detector, schedules and seconds.
+.PHONY: bench-reports
+bench-reports: build/plain/cgtorture build/tsan/cgtorture build/asan/cgtorture
+	bench/reports.sh build/plain/cgtorture
 
 # The nightly matrix (stress/README.md): every correct variant, every bug and its fixed twin,
 # each under its build, within a time budget: make nightly NIGHTLY_ARGS='--budget 30m'

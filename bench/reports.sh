@@ -1,0 +1,47 @@
+#!/bin/sh
+# make bench-reports: cgtorture reproduce on every report of tests/reports/ with its default
+# budget (--runs 200), one table row each: the record's kind and kernel, how much of its
+# backtrace the model knows (frames mapped of those not looked past), the verdict, the
+# detector and catalogue entry it was reproduced as, the schedules tried and the seconds.
+# tests/reports/EXPECT.tsv says what each should give; a row that differs is marked '!'.
+# Usage: bench/reports.sh CGTORTURE [RUNS]
+set -u
+bin=$1
+runs=${2:-200}
+dir=tests/reports
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+printf '%-58s %-15s %-24s %-9s %-13s %-22s %6s %7s\n' report kind kernel mapped verdict \
+	"as (detector)" scheds seconds
+total=0 differ=0
+for log in "$dir"/*.log; do
+	name=$(basename "$log" .log)
+	start=$(date +%s.%N)
+	"$bin" reproduce "$log" --runs "$runs" --out "$tmp/out" >"$tmp/run" 2>&1
+	st=$?
+	secs=$(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN { print b - a }')
+	kind=$(awk '/ is mapped:$/ { getline; sub(/^  /, ""); sub(/: .*/, ""); print; exit }' \
+		"$tmp/run")
+	kernel=$(sed -n 's/^  kernel \(.*\): --kernel .*/\1/p' "$tmp/run" | head -1)
+	mapped=$(sed -n 's/^  mapped \([0-9]*\) of \([0-9]*\) .*/\1\/\2/p' "$tmp/run" | head -1)
+	as=-
+	case $st in
+	0) verdict=reproduced
+	   as=$(sed -n 's/^reproduce: reproduced: .* as \(.*\)$/\1/p' "$tmp/run" | tail -1)
+	   as="$as ($(sed -n 's/^reproduce: found after .*: \([a-z-]*\) at decision.*/\1/p' "$tmp/run" | tail -1))" ;;
+	3) verdict=not-found ;;
+	2) verdict=not-modelled
+	   kind=$(sed -n 's/.*(the first, \([a-z-]*\) .*/\1/p' "$tmp/run") ;;
+	*) verdict="exit-$st" ;;
+	esac
+	scheds=$(sed -n -e 's/^reproduce: no schedule of \([0-9]*\) .*/\1/p' \
+		-e 's/^reproduce: found after \([0-9]*\) schedule.*/\1/p' "$tmp/run" |
+		awk '{ s += $1 } END { print s + 0 }')
+	want=$(awk -F'\t' -v f="$name.log" '$1 == f { print $2 }' "$dir/EXPECT.tsv")
+	mark=" "
+	[ "$want" = "$verdict" ] || { mark="!"; differ=$((differ + 1)); }
+	total=$((total + 1))
+	printf '%-58s %-15s %-24s %-9s %s%-12s %-22s %6s %7.1f\n' "$name" "${kind:--}" \
+		"${kernel:--}" "${mapped:--}" "$mark" "$verdict" "$as" "$scheds" "$secs"
+done
+echo "bench-reports: $total report(s), $differ unlike tests/reports/EXPECT.tsv (--runs $runs)"

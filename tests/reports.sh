@@ -1,0 +1,102 @@
+#!/bin/sh
+# make test: cgtorture reproduce on the corpus of real kernel reports (tests/reports/, with
+# SOURCES.tsv saying where each came from). For every report:
+#   - the mapping (reproduce --map: records, frames, locks, era, searches) is the golden one
+#     in tests/reports/golden/, as syzkaller's pkg/report keeps its parser's; UPDATE=1
+#     writes the goldens instead (read the diff before committing it);
+#   - the outcome is EXPECT.tsv's: "reproduced" reports are reproduced in full, as that
+#     catalogue entry and detector, with an exact replay; "not-found" ones, false reports
+#     among them, are searched for 20 schedules and must not be reproduced (exit 3);
+#     "not-modelled" ones exit 2 with one line saying so.
+# Usage: tests/reports.sh BUILD_DIR   (the plain and asan builds are used)
+set -u
+build=$1
+bin=$build/plain/cgtorture
+dir=tests/reports
+fails=0
+ok()  { echo "ok:   $*"; }
+bad() { echo "FAIL: $*"; fails=$((fails + 1)); }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+for log in "$dir"/*.log; do
+	name=$(basename "$log" .log)
+	line=$(awk -F'\t' -v f="$name.log" '$1 == f' "$dir/EXPECT.tsv")
+	[ -n "$line" ] || { bad "$name: no line in EXPECT.tsv"; continue; }
+	outcome=$(echo "$line" | cut -f2)
+	det=$(echo "$line" | cut -f3)
+	as=$(echo "$line" | cut -f4)
+
+	"$bin" reproduce "$log" --map >"$tmp/map" 2>&1
+	st=$?
+	if [ "${UPDATE:-0}" = 1 ]; then
+		cp "$tmp/map" "$dir/golden/$name.map"
+	elif ! diff -u "$dir/golden/$name.map" "$tmp/map" >"$tmp/diff"; then
+		bad "$name: the mapping is not the golden one:"
+		head -20 "$tmp/diff"
+	else
+		ok "$name: mapping as golden"
+	fi
+	case $outcome in
+	not-modelled)
+		[ "$st" -eq 2 ] && [ "$(wc -l <"$tmp/map")" -eq 1 ] &&
+			grep -q "not modelled" "$tmp/map" &&
+			ok "$name: not modelled, one line, exit 2" ||
+			bad "$name: expected 'not modelled' and exit 2, got exit $st" ;;
+	not-found)
+		"$build/plain/cgtorture" reproduce "$log" --runs 20 --out "$tmp/out" \
+			>"$tmp/run" 2>&1
+		st=$?
+		[ "$st" -eq 3 ] && grep -q "not found within the budget" "$tmp/run" &&
+			! grep -q "^reproduce: reproduced" "$tmp/run" &&
+			ok "$name: not reproduced in 20 schedules (exit 3)" ||
+			{ bad "$name: expected no reproduction and exit 3, got exit $st"
+			  tail -5 "$tmp/run"; } ;;
+	reproduced)
+		"$bin" reproduce "$log" --out "$tmp/out" >"$tmp/run" 2>&1
+		st=$?
+		page=$(sed -n 's/^reproduce: the page: //p' "$tmp/run" | tail -1)
+		if [ "$st" -eq 0 ] && grep -q "^reproduce: reproduced: .* as $as\$" "$tmp/run" &&
+		   grep -q "^reproduce: looking for $det " "$tmp/run" &&
+		   grep -q "^replay: reproduced" "$tmp/run" && [ -s "$page" ]; then
+			ok "$name: reproduced as $as ($det), exact replay, $(grep -m1 'found after' "$tmp/run" | sed 's/.*found after //')"
+		else
+			bad "$name: expected reproduced as $as ($det), got exit $st"
+			grep "^reproduce\|^replay" "$tmp/run" | tail -8
+		fi ;;
+	*)
+		bad "$name: EXPECT.tsv's outcome '$outcome' is none of reproduced, not-found, not-modelled" ;;
+	esac
+done
+
+# a log read from stdin is the same log
+"$bin" reproduce - --map <"$dir/03-hard-lockup-tasklist-lock-exit-vs-kill-pgrp-fork12.log" \
+	>"$tmp/stdin" 2>&1
+sed 's|^reproduce: -:|reproduce: X:|' "$tmp/stdin" >"$tmp/a"
+sed 's|^reproduce: [^:]*:|reproduce: X:|' "$dir/golden/03-hard-lockup-tasklist-lock-exit-vs-kill-pgrp-fork12.map" >"$tmp/b"
+cmp -s "$tmp/a" "$tmp/b" && ok "stdin (-) maps as the file does" || bad "stdin (-) maps otherwise"
+
+# bad input: one line naming the problem, exit 2
+refused() {
+	what=$1
+	shift
+	"$@" >"$tmp/o" 2>"$tmp/e"
+	st=$?
+	if [ "$st" -eq 2 ] && [ "$(cat "$tmp/o" "$tmp/e" | wc -l)" -eq 1 ]; then
+		ok "refused: $what: $(cat "$tmp/e")"
+	else
+		bad "$what: exit $st, $(cat "$tmp/o" "$tmp/e" | wc -l) line(s)"
+	fi
+}
+: >"$tmp/empty.log"
+head -c 100000 "$bin" >"$tmp/binary.log"
+printf 'INFO: task cgexec:4242 blocked for more than 120 seconds.\n' >"$tmp/cut.log"
+printf 'Dear list,\nthe machine hangs when I run my job.\n' >"$tmp/prose.log"
+refused "an empty file" "$bin" reproduce "$tmp/empty.log"
+refused "binary data" "$bin" reproduce "$tmp/binary.log"
+refused "a record cut after its title" "$bin" reproduce "$tmp/cut.log"
+refused "a mail with no kernel record" "$bin" reproduce "$tmp/prose.log"
+refused "a missing file" "$bin" reproduce "$tmp/none.log"
+
+[ "$fails" -eq 0 ] && echo "reports: all as expected" || echo "reports: $fails failed"
+[ "$fails" -eq 0 ]
