@@ -202,11 +202,22 @@ build/fuzz/fuzz_report: $(FUZZ_SRCS) src/report/report_read.h src/sched/schedule
 	@mkdir -p $(@D)
 	clang -std=gnu11 -Wall -Wextra -fsanitize=fuzzer,address,undefined \
 		-fno-sanitize-recover=undefined -g -O1 -o $@ $(FUZZ_SRCS) -ljansson -lm
-fuzz: build/fuzz/fuzz_report
-	@mkdir -p build/fuzz/corpus
+# The kernel-log reader and its registry, on the same terms, seeded from the corpus of real
+# reports (tests/reports/).
+KLOG_FUZZ_SRCS := tests/fuzz/fuzz_klog.c src/report/klog.c src/report/kmap.c src/model/bugs.c
+build/fuzz/fuzz_klog: $(KLOG_FUZZ_SRCS) src/report/klog.h src/report/kmap.h \
+		      src/model/bugs.h src/core/failure.h | deps
+	@mkdir -p $(@D)
+	clang -std=gnu11 -Wall -Wextra -fsanitize=fuzzer,address,undefined \
+		-fno-sanitize-recover=undefined -g -O1 -o $@ $(KLOG_FUZZ_SRCS)
+fuzz: build/fuzz/fuzz_report build/fuzz/fuzz_klog
+	@mkdir -p build/fuzz/corpus build/fuzz/klog_corpus
 	cp tests/fuzz/corpus/*.json build/fuzz/corpus/
+	cp tests/reports/*.log build/fuzz/klog_corpus/
 	build/fuzz/fuzz_report -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 \
 		-dict=tests/fuzz/report.dict -artifact_prefix=build/fuzz/ build/fuzz/corpus
+	build/fuzz/fuzz_klog -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 \
+		-max_len=65536 -artifact_prefix=build/fuzz/klog- build/fuzz/klog_corpus
 
 clean:
 	rm -rf build cgtorture
