@@ -58,8 +58,11 @@ for log in "$dir"/*.log; do
 		page=$(sed -n 's/^reproduce: the page: //p' "$tmp/run" | tail -1)
 		if [ "$st" -eq 0 ] && grep -q "^reproduce: reproduced: .* as $as\$" "$tmp/run" &&
 		   grep -q "^reproduce: looking for $det " "$tmp/run" &&
-		   grep -q "^replay: reproduced" "$tmp/run" && [ -s "$page" ]; then
-			ok "$name: reproduced as $as ($det), exact replay, $(grep -m1 'found after' "$tmp/run" | sed 's/.*found after //')"
+		   grep -q "^replay: reproduced" "$tmp/run" && [ -s "$page" ] &&
+		   grep -q "id=kernel-stack" "$page" &&
+		   python3 -c 'import json, sys; s = json.load(open(sys.argv[1]))["source"]; sys.exit(s["reproduced_as"] != sys.argv[2] or not s["frames"])' \
+			"$(dirname "$page")/report.json" "$as"; then
+			ok "$name: reproduced as $as ($det), exact replay, its page beside the kernel's, $(grep -m1 'found after' "$tmp/run" | sed 's/.*found after //')"
 		else
 			bad "$name: expected reproduced as $as ($det), got exit $st"
 			grep "^reproduce\|^replay" "$tmp/run" | tail -8

@@ -17,6 +17,7 @@
 #include "../base/build.h"
 #include "../base/files.h"
 #include "../report/kmap.h"
+#include "../report/page.h"
 #include "../search/search.h"
 
 /* a candidate without a catalogued bug: the era's code, small and switching often */
@@ -197,6 +198,18 @@ static void run_in_build(const char *build, const char *path, long runs, long sh
 	}
 }
 
+/* The kernel's record goes into the found report.json, and its page shows it. */
+static void keep_source(const char *found, const char *path, const struct cgt_kmap *m,
+			const struct cgt_kmap_candidate *c)
+{
+	char why[300], *dir = strdup(found), *slash = dir ? strrchr(dir, '/') : NULL;
+
+	if (!slash || cgt_kmap_write_source(found, path, m, c, why, sizeof(why)) ||
+	    (*slash = '\0', cgt_page_write(dir, slash + 1, why, sizeof(why))))
+		printf("reproduce: the report keeps no source: %s\n", slash ? why : "no memory");
+	free(dir);
+}
+
 /* The record whose frames and locks the model knows most of. */
 static int best_record(const struct cgt_klog *log, struct cgt_kmap *best)
 {
@@ -317,6 +330,7 @@ int cgt_reproduce_klog(const char *path, long runs, long shrink, const char *out
 		if (!r) {
 			printf("reproduce: reproduced: %s %s as %s\n", cgt_klog_kind_names[map->rec->kind],
 			       map->rec->title, c->bug >= 0 ? cgt_bug_names[c->bug] : map->era);
+			keep_source(found, path, map, c);
 			ret = cgt_cli_exact(found, shrink);
 			goto out;
 		}

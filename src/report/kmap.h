@@ -54,4 +54,12 @@ struct cgt_kmap {
 int cgt_kmap_record(const struct cgt_klog_record *rec, const char *log_version,
 		    struct cgt_kmap *map);
 
+/*
+ * kmap_source.c: @report (a report.json) rewritten with "source": @m's record, what each of
+ * its frames and locks is in the model, and @c, the search that reproduced it. 0, or -1 with
+ * a reason.
+ */
+int cgt_kmap_write_source(const char *report, const char *log_path, const struct cgt_kmap *m,
+			  const struct cgt_kmap_candidate *c, char *why, size_t len);
+
 #endif

@@ -269,7 +269,9 @@ static const char style[] =
 	".lanename{font-size:11px;fill:#222}.slice.operation{fill:#5b8bd0}"
 	".slice.lock{fill:#d9a030}.slice.rcu{fill:#60b060}.point{stroke:#333;stroke-width:1}"
 	".flow{stroke:#c00;stroke-width:1.5}#timeline{border:1px solid #ccc;cursor:grab}"
-	"#linkage svg{max-width:100%;height:auto}";
+	"#linkage svg{max-width:100%;height:auto}"
+	".side{display:flex;gap:1em}.side>div{flex:1;min-width:0}.unmodelled{color:#999}"
+	".slowpath{color:#a60}";
 
 /* Wheel zooms the timeline's x axis around the pointer, dragging pans, double-click resets. */
 static const char script[] =
@@ -284,6 +286,54 @@ static const char script[] =
 	"s.addEventListener('mousemove',function(e){if(!drag)return;var r=s.getBoundingClientRect();"
 	"v.x=drag[1]-(e.clientX-drag[0])/r.width*v.width;});"
 	"s.addEventListener('dblclick',function(){v.x=x0;v.width=w0;});})();";
+
+/*
+ * A reproduction of a kernel's report: the kernel's backtrace, each frame with what it is in
+ * the model, beside the model's story of the failure that stands for it.
+ */
+static void kernel_side(FILE *m, json_t *r, json_t *src)
+{
+	json_t *f;
+	size_t i;
+	long stack = -1;
+
+	fputs("<h2>The kernel's report beside the model's</h2>\n<div class=side id=kernel>"
+	      "<div><h3>", m);
+	esc(m, str(src, "kind"));
+	fputs(": ", m);
+	esc(m, str(src, "title"));
+	fputs("</h3><p class=note>", m);
+	esc(m, str(src, "file"));
+	fputs(", kernel ", m);
+	esc(m, str(src, "kernel")[0] ? str(src, "kernel") : "not named");
+	fputs(", run as --kernel ", m);
+	esc(m, str(src, "era"));
+	fputs("; reproduced as ", m);
+	esc(m, str(src, "reproduced_as"));
+	fputs(" (", m);
+	esc(m, str(src, "detector"));
+	fputs(")</p><pre id=kernel-stack>", m);
+	json_array_foreach(json_object_get(src, "frames"), i, f) {
+		const char *model = str(f, "model");
+
+		if (json_is_true(json_object_get(f, "looked_past")))
+			continue;
+		if (stack >= 0 && json_integer_value(json_object_get(f, "stack")) != stack)
+			fputs("--\n", m);
+		stack = (long)json_integer_value(json_object_get(f, "stack"));
+		fprintf(m, "<span class=%s>", !model[0] ? "unmodelled" :
+			json_is_true(json_object_get(f, "slow_path")) ? "slowpath" : "modelled");
+		esc(m, str(f, "kernel"));
+		if (model[0]) {
+			fputs("  -> ", m);
+			esc(m, model);
+		}
+		fputs("</span>\n", m);
+	}
+	fputs("</pre></div><div><h3>the model's story</h3><pre>", m);
+	lines(m, json_object_get(r, "story"));
+	fputs("</pre></div></div>\n", m);
+}
 
 static void commands(FILE *m, json_t *r, const char *dir, const char *report)
 {
@@ -351,9 +401,12 @@ int cgt_page_write(const char *dir, const char *report, char *why, size_t len)
 	fprintf(m, "%s build, %s run, seed ", str(r, "build"),
 		json_object_get(r, "schedule") ? "controlled" : "free-running");
 	esc(m, str(json_object_get(r, "config"), "seed"));
-	fprintf(m, ", %.3f s, %lld failure(s)</p>\n<h2>What the detectors found</h2>\n",
+	fprintf(m, ", %.3f s, %lld failure(s)</p>\n",
 		json_number_value(json_object_get(r, "elapsed_s")),
 		json_integer_value(json_object_get(r, "failures_total")));
+	if (json_object_get(r, "source"))	/* a kernel's report reproduced: that first */
+		kernel_side(m, r, json_object_get(r, "source"));
+	fputs("<h2>What the detectors found</h2>\n", m);
 	json_array_foreach(json_object_get(r, "failures"), i, f) {
 		fprintf(m, "<h3 class=failure data-detector='%s'>", str(f, "detector"));
 		esc(m, str(f, "detector"));
