@@ -188,7 +188,7 @@ static void map_of(const char *text, struct cgt_kmap *m, int *ret)
 	struct cgt_klog *log = parse(text, &r, err, sizeof(err));
 
 	cr_assert_eq(r, 0, "%s", err);
-	*ret = cgt_kmap_record(&log->rec[0], log->version, m);
+	*ret = cgt_kmap_record(log, 0, m);
 	m->rec = NULL;				/* the log is freed here */
 	free(log);
 }
@@ -249,4 +249,73 @@ Test(kmap, a_record_of_nothing_modelled_is_refused)
 	       " jbd2_journal_commit_transaction+0x23f/0x1a30\n"
 	       " kjournald2+0xbd/0x270\n", &m, &ret);
 	cr_expect_eq(ret, -1);
+}
+
+/*
+ * Each catalogued bug, told the way the kernel tells it (written here in the kernel's
+ * formats, not copied from a report): the first search is that bug. A hang's tasks come one
+ * record each, so the bug is scored on all of them.
+ */
+static const struct {
+	const char *log;
+	enum cgt_bug bug;
+} routes[] = {
+	{ "BUG: soft lockup - CPU#1 stuck for 22s! [java:4242]\n"
+	  "CPU: 1 PID: 4242 Comm: java Not tainted 3.12.0-1-amd64 #1\n"
+	  "RIP: 0010:[<ffffffff8112a0b6>]  [<ffffffff8112a0b6>] find_lock_task_mm+0x26/0x70\n"
+	  "Call Trace:\n"
+	  " [<ffffffff8112a1d4>] oom_badness+0x24/0x140\n"
+	  " [<ffffffff8112a4f0>] select_bad_process+0x110/0x1a0\n", CGT_BUG_WALK_FROM_EXITING },
+	{ "INFO: rcu_sched self-detected stall on CPU { 0}  (t=60000 jiffies)\n"
+	  "CPU: 0 PID: 37 Comm: khungtaskd Not tainted 3.14.4 #1\n"
+	  "Call Trace:\n"
+	  " <IRQ>  [<ffffffff810a1234>] rcu_check_callbacks+0x1b4/0x600\n"
+	  " <EOI>  [<ffffffff810e1234>] check_hung_uninterruptible_tasks+0x94/0x1d0\n"
+	  " [<ffffffff810e1400>] watchdog+0x70/0x80\n", CGT_BUG_WALK_LEADER_EXEC },
+	{ "BUG: unable to handle kernel paging request at ffff88003c5d8a58\n"
+	  "CPU: 2 PID: 881 Comm: ps Not tainted 3.14.0 #1\n"
+	  "RIP: 0010:[<ffffffff811f2d64>]  [<ffffffff811f2d64>] next_tid+0x24/0x60\n"
+	  " [<ffffffff811f3b0e>] proc_task_readdir+0x9e/0x1c0\n", CGT_BUG_NO_PID_ALIVE },
+	{ "INFO: task cat:3001 blocked for more than 120 seconds.\n"
+	  "      Not tainted 3.15.0 #1\n"
+	  " [<ffffffff81603456>] rwsem_down_read_failed+0xd5/0x120\n"
+	  " [<ffffffff81600789>] down_read+0x19/0x20\n"
+	  " [<ffffffff810d1234>] task_cgroup_path+0x44/0x120\n"
+	  " [<ffffffff810d2345>] proc_cgroup_show+0x155/0x2a0\n"
+	  "INFO: task bash:3002 blocked for more than 120 seconds.\n"
+	  "      Not tainted 3.15.0 #1\n"
+	  " [<ffffffff810b2345>] synchronize_sched+0x45/0x60\n"
+	  " [<ffffffff810d3456>] cgroup_attach_task+0x2a5/0x4a0\n", CGT_BUG_RWSEM_INSIDE_RCU },
+	{ "BUG: soft lockup - CPU#3 stuck for 23s! [bash:5555]\n"
+	  "CPU: 3 PID: 5555 Comm: bash Not tainted 3.10.0 #1\n"
+	  "RIP: 0010:[<ffffffff812f5678>]  [<ffffffff812f5678>] __write_lock_failed+0x8/0x20\n"
+	  " [<ffffffff81605678>] _raw_write_lock_irq+0x28/0x30\n"
+	  " [<ffffffff81061234>] copy_process+0x1234/0x1a40\n", CGT_BUG_READER_PREF_RWLOCK },
+	{ "BUG: KCSAN: data-race in css_task_iter_next / cgroup_migrate_execute\n"
+	  " css_task_iter_next+0x40/0x120\n", CGT_BUG_CSET_WALK_UNLOCKED },
+	{ "INFO: task systemd:1 blocked for more than 120 seconds.\n"
+	  "      Not tainted 3.16.0 #1\n"
+	  " [<ffffffff81603456>] rwsem_down_write_failed+0x1d5/0x320\n"
+	  " [<ffffffff81600789>] down_write+0x29/0x30\n"
+	  " [<ffffffff810d2345>] cgroup_attach_task+0x155/0x2a0\n"
+	  "INFO: task agent:2002 blocked for more than 120 seconds.\n"
+	  "      Not tainted 3.16.0 #1\n"
+	  " [<ffffffff81602678>] mutex_lock+0x18/0x30\n"
+	  " [<ffffffff810b1234>] pidlist_array_load+0x148/0x250\n"
+	  " [<ffffffff810b2345>] css_task_iter_next+0x45/0x60\n", CGT_BUG_CSS_TASK_ITER_BLOCK },
+};
+
+Test(kmap, each_catalogued_bug_told_as_the_kernel_tells_it_is_searched_first)
+{
+	for (size_t i = 0; i < sizeof(routes) / sizeof(routes[0]); i++) {
+		struct cgt_kmap m;
+		int ret;
+
+		map_of(routes[i].log, &m, &ret);
+		cr_assert_eq(ret, 0, "route %zu", i);
+		cr_expect_eq(m.cand[0].bug, (int)routes[i].bug, "route %zu: %s first, not %d", i,
+			     cgt_bug_names[routes[i].bug], m.cand[0].bug);
+		cr_expect_eq(m.cand[0].detector, cgt_bug_catalogue[routes[i].bug].detector,
+			     "route %zu", i);
+	}
 }

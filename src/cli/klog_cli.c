@@ -76,8 +76,9 @@ static void want_of(const struct cgt_kmap *m, const struct cgt_kmap_candidate *c
 		if (m->walk)
 			w->words[w->nwords++] = m->walk;
 		break;
-	case CGT_DET_ASAN:
 	case CGT_DET_TSAN:
+		break;		/* its stacks are on stderr, not in report.json: the detector alone */
+	case CGT_DET_ASAN:
 		w->any = true;
 		for (int i = 0; i < m->nframes && w->nwords < 4; i++)
 			if (m->frames[i].model && !m->frames[i].primitive)
@@ -219,7 +220,7 @@ static int best_record(const struct cgt_klog *log, struct cgt_kmap *best)
 	for (int i = 0; m && i < log->nrecords; i++) {
 		int score;
 
-		if (cgt_kmap_record(&log->rec[i], log->version, m))
+		if (cgt_kmap_record(log, i, m))
 			continue;
 		score = m->nmapped + m->nlocks;
 		if (score > top) {

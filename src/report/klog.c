@@ -311,6 +311,9 @@ static bool frame_of(const char *s, char *out, size_t len, bool *unreliable)
 
 	*unreliable = false;
 	s = skip_space(s);
+	/* x86's "<IRQ>  [<ffff...>] func" and "<EOI>  ...": the stack's part, then the frame */
+	while (s[0] == '<' && (p = strchr(s, '>')) && p - s < 8 && isupper((unsigned char)s[1]))
+		s = skip_space(p + 1);
 	while (s[0] == '[' && s[1] == '<') {
 		p = strchr(s, ']');
 		if (!p)

@@ -482,9 +482,8 @@ static void detectors_of(const struct cgt_kmap *m, enum cgt_detector dets[3])
 		dets[n++] = CGT_NR_DETECTORS;
 }
 
-static void candidates(struct cgt_kmap *m)
+static void candidates(struct cgt_kmap *m, const struct cgt_klog *log)
 {
-	const struct cgt_klog_record *r = m->rec;
 	enum cgt_detector dets[3];
 
 	detectors_of(m, dets);
@@ -503,8 +502,9 @@ static void candidates(struct cgt_kmap *m)
 		if (!det_ok)
 			continue;
 		/* a function of the bug's counts for more than a lock it shares */
-		for (int i = 0; i < r->nframes; i++)
-			score += 4 * listed(signatures[s].fns, r->frames[i].fn);
+		for (int k = 0; k < log->nrecords; k++)
+			for (int i = 0; i < log->rec[k].nframes; i++)
+				score += 4 * listed(signatures[s].fns, log->rec[k].frames[i].fn);
 		for (int i = 0; i < m->nlocks; i++)
 			score += m->locks[i].model && listed(signatures[s].locks, m->locks[i].model);
 		if (m->waits_for)
@@ -517,9 +517,9 @@ static void candidates(struct cgt_kmap *m)
 		add_candidate(m, -1, dets[d], d ? 0 : 3);
 }
 
-int cgt_kmap_record(const struct cgt_klog_record *rec, const char *log_version,
-		    struct cgt_kmap *m)
+int cgt_kmap_record(const struct cgt_klog *log, int index, struct cgt_kmap *m)
 {
+	const struct cgt_klog_record *rec = &log->rec[index];
 	int useful = 0;
 
 	memset(m, 0, sizeof(*m));
@@ -556,9 +556,9 @@ int cgt_kmap_record(const struct cgt_klog_record *rec, const char *log_version,
 		useful += m->locks[i].model && strcmp(m->locks[i].model, "rcu");
 	}
 	waits_for(m);
-	era_of(rec, log_version, m);
+	era_of(rec, log->version, m);
 	if (!useful)
 		return -1;
-	candidates(m);
+	candidates(m, log);
 	return 0;
 }

@@ -50,9 +50,12 @@ struct cgt_kmap {
 	struct cgt_kmap_candidate cand[CGT_KMAP_CANDIDATES];
 };
 
-/* Map @rec onto the model; 0, or -1 if nothing in it is modelled. */
-int cgt_kmap_record(const struct cgt_klog_record *rec, const char *log_version,
-		    struct cgt_kmap *map);
+/*
+ * Map record @i of @log onto the model; 0, or -1 if nothing in it is modelled. The bugs to
+ * search for are scored on every record of the log: the tasks of one hang are reported
+ * one record each.
+ */
+int cgt_kmap_record(const struct cgt_klog *log, int i, struct cgt_kmap *map);
 
 /*
  * kmap_source.c: @report (a report.json) rewritten with "source": @m's record, what each of

@@ -35,7 +35,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (r->nframes > CGT_KLOG_FRAMES || r->nlocks > CGT_KLOG_LOCKS ||
 		    strlen(r->title) >= sizeof(r->title))
 			__builtin_trap();
-		if (!cgt_kmap_record(r, log.version, &map) && map.ncandidates < 1)
+		if (!cgt_kmap_record(&log, i, &map) && map.ncandidates < 1)
 			__builtin_trap();	/* a mapped record always has a search */
 	}
 	return 0;
