@@ -14,6 +14,8 @@ const char *const cgt_path_descs[CGT_NR_PATHS] = {
 #undef X
 };
 
+cgt_window_hook_t cgt_window_hook;
+
 void cgt_cover_add(struct cgt_cover *sum, const struct cgt_cover *c)
 {
 	for (size_t i = 0; i < ARRAY_SIZE(sum->n); i++)

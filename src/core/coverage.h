@@ -92,6 +92,22 @@ static inline void cgt_cover(enum cgt_path_id id)
 		cgt_count_bump(&count[CGT_NR_POINTS + id]);
 }
 
+/*
+ * The model stands where path @id's window opens (the few instructions in which another
+ * thread must act for the path to be taken). A free-running run may hold it there a while
+ * until the path has been taken often enough (run/steer.c): rare paths tried on purpose.
+ */
+typedef void (*cgt_window_hook_t)(enum cgt_path_id id);
+extern cgt_window_hook_t cgt_window_hook;
+
+static inline void cgt_window(enum cgt_path_id id)
+{
+	cgt_window_hook_t hook = __atomic_load_n(&cgt_window_hook, __ATOMIC_RELAXED);
+
+	if (hook)
+		hook(id);
+}
+
 /* @sum += @c, read with relaxed loads: @c's thread may still be counting. */
 void cgt_cover_add(struct cgt_cover *sum, const struct cgt_cover *c);
 /* How many paths @c reached. */

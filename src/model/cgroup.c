@@ -107,6 +107,8 @@ void put_css_set(struct css_set *cset)
 						__ATOMIC_ACQ_REL, __ATOMIC_RELAXED))
 			return;
 
+	/* the last reference, not yet dropped: find_css_set may take it again meanwhile */
+	cgt_window(CGT_PATH_CSET_REVIVED);
 	cgt_write_lock(&css_set_lock);
 	if (!atomic_dec_and_test(&cset->refcount)) {
 		cgt_write_unlock(&css_set_lock);
@@ -435,6 +437,8 @@ retry:
 		tsk = READ_ONCE(tsk->group_leader);
 	get_task_struct(tsk);
 	rcu_read_unlock();
+	/* the leader found, its group not yet held: an exec by another thread may take over */
+	cgt_window(CGT_PATH_MIGRATE_RETRY);
 
 	/* attach-no-threadgroup-lock: forks and exits of the group go on during the move */
 	locked = !cgt_bug(CGT_BUG_ATTACH_NO_THREADGROUP_LOCK);

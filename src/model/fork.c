@@ -110,6 +110,8 @@ int copy_process(struct task *parent, unsigned long clone_flags, struct task **c
 	cgt_mutex_unlock(&parent->signal->siglock);
 	cgt_write_unlock(&tasklist_lock);
 	cgt_point(CGT_PT_FORK_LINKED, p);
+	/* hashed, not yet on a css_set: a migration that finds it now leaves it alone */
+	cgt_window(CGT_PATH_MIGRATE_UNLINKED);
 
 	cgroup_post_fork(p, parent);
 	if (tg)

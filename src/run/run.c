@@ -15,12 +15,14 @@
 #include "actor.h"
 #include "park.h"
 #include "points.h"
+#include "steer.h"
 #include "../base/build.h"
 #include "../detect/detect.h"
 
 /* seconds for every model thread to exit once told, in the plain build (stretched as --stall is) */
 #define DRAIN_TIMEOUT	2.0
 #define TICK_NS		20000000L
+#define STEER_INTERVAL_S	0.25	/* how often the rare paths' windows are looked at */
 
 static void sleep_tick(void)
 {
@@ -190,6 +192,7 @@ static bool run_drain(struct cgt_run *run)
 	__atomic_store_n(&run->stop, 1, __ATOMIC_RELEASE);
 	cgroup_offline_all();
 	cgt_events_calm();
+	cgt_steer_remove();
 	run_resume(run);
 	while ((left = __atomic_load_n(&run->stats.actors, __ATOMIC_ACQUIRE)) > 0) {
 		if (left != last) {
@@ -412,7 +415,7 @@ int cgt_run(const struct cgt_run_config *cfg, const struct cgt_run_hooks *hooks,
 	static struct cgt_thread driver;
 	struct cgt_run *run = calloc(1, sizeof(*run));
 	struct walker *walkers = NULL;
-	double end, next_stats, next_check, next_progress = 0;
+	double end, next_stats, next_check, next_progress = 0, next_steer = 0;
 	bool tty = !cfg->quiet && isatty(STDERR_FILENO);
 	int i, nwalkers = 0;
 
@@ -440,6 +443,8 @@ int cgt_run(const struct cgt_run_config *cfg, const struct cgt_run_hooks *hooks,
 	/* meetings perturb unless perturbation is pinned off (--perturb 0, --swarm off) */
 	cgt_events_install(cgt_phase_begin(cfg, 0, 0, cfg->sched ? 0 : -1)->perturb,
 			   (cfg->swarm & (1u << CGT_SWARM_PERTURB)) || cfg->perturb, cfg->seed);
+	if (!cfg->sched)
+		cgt_steer_install(cfg->seed);	/* before the first model thread reads it */
 	mcfg.reap_delay = cgt_phase_now()->reap_delay;
 	run->next_phase_s = cgt_swarm_length_s(cfg, 0);
 	run->next_phase_step = cgt_swarm_length_steps(cfg, 0);
@@ -447,6 +452,7 @@ int cgt_run(const struct cgt_run_config *cfg, const struct cgt_run_hooks *hooks,
 		run->hooks->begin(cfg);
 	if (cgt_actors_init(run) || cgt_model_init(&mcfg) || cgt_detect_start(&dcfg)) {
 		cgt_events_remove();
+		cgt_steer_remove();
 		cgt_thread_unregister(&driver);
 		cgt_rcu_unregister_thread();
 		cgt_tick_stop();
@@ -496,6 +502,10 @@ int cgt_run(const struct cgt_run_config *cfg, const struct cgt_run_hooks *hooks,
 	while (cgt_now() < end && !__atomic_load_n(&run->failed, __ATOMIC_ACQUIRE) &&
 	       !__atomic_load_n(&interrupted, __ATOMIC_RELAXED)) {
 		run_report_progress(run, &next_stats, &next_progress, tty);
+		if (cgt_now() >= next_steer) {
+			cgt_steer_refresh();
+			next_steer = cgt_now() + STEER_INTERVAL_S;
+		}
 		if (cfg->swarm && cgt_now() - run->start >= run->next_phase_s)
 			run_next_phase(run, cgt_now() - run->start, -1);
 		if (cgt_now() >= next_check) {
@@ -530,6 +540,7 @@ drained:
 	}
 	cgt_detect_stop();
 	cgt_events_remove();
+	cgt_steer_remove();
 	cgt_tick_stop();
 	run_fill_result(run, res);
 	if (res->finished) {
