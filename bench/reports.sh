@@ -11,7 +11,7 @@ runs=${2:-200}
 dir=tests/reports
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-printf '%-58s %-15s %-24s %-9s %-13s %-22s %6s %7s\n' report kind kernel mapped verdict \
+printf '%-66s %-15s %-30s %-9s %-13s %-22s %6s %7s\n' report kind kernel mapped verdict \
 	"as (detector)" scheds seconds
 total=0 differ=0
 for log in "$dir"/*.log; do
@@ -41,7 +41,7 @@ for log in "$dir"/*.log; do
 	mark=" "
 	[ "$want" = "$verdict" ] || { mark="!"; differ=$((differ + 1)); }
 	total=$((total + 1))
-	printf '%-58s %-15s %-24s %-9s %s%-12s %-22s %6s %7.1f\n' "$name" "${kind:--}" \
+	printf '%-66s %-15s %-30s %-9s %s%-12s %-22s %6s %7.1f\n' "$name" "${kind:--}" \
 		"${kernel:--}" "${mapped:--}" "$mark" "$verdict" "$as" "$scheds" "$secs"
 done
 echo "bench-reports: $total report(s), $differ unlike tests/reports/EXPECT.tsv (--runs $runs)"
