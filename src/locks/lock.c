@@ -315,12 +315,15 @@ void cgt_lock_acquire(struct cgt_lock *lock, int side)
 	/*
 	 * Mutual exclusion, checked at the cost of one exchange per write: a writer finds no
 	 * other writer in, a reader finds none (readers beside writers under RCU are the point
-	 * of an rcu_readers variant). Which detector reports it is the caller's choice.
+	 * of an rcu_readers variant). Which detector reports it is the caller's choice. Relaxed,
+	 * so that the check orders nothing: an acquire/release pair here would hand TSan the
+	 * happens-before a variant's own missing release fails to give. Coherence is enough:
+	 * after a correct variant's acquire, the last holder's clearing store is seen.
 	 */
 	if (!lock->ops->rcu_readers)
 		op.excluded = side == CGT_WRITE ?
-			__atomic_exchange_n(&lock->writer_in, t ? t->id : -1, __ATOMIC_ACQ_REL) :
-			__atomic_load_n(&lock->writer_in, __ATOMIC_ACQUIRE);
+			__atomic_exchange_n(&lock->writer_in, t ? t->id : -1, __ATOMIC_RELAXED) :
+			__atomic_load_n(&lock->writer_in, __ATOMIC_RELAXED);
 	if (side == CGT_WRITE) {
 		writer_unqueue(lock);
 		writer_passed(&op, reads0, writes0);
@@ -368,7 +371,7 @@ void cgt_lock_release(struct cgt_lock *lock, int side)
 	struct cgt_lock_op op = { .lock = lock, .side = side };
 
 	if (side == CGT_WRITE && !lock->ops->rcu_readers)
-		__atomic_store_n(&lock->writer_in, 0, __ATOMIC_RELEASE);
+		__atomic_store_n(&lock->writer_in, 0, __ATOMIC_RELAXED);
 	if (sync)
 		sync->lock_release(lock, side);
 	else if (side == CGT_WRITE)
