@@ -319,3 +319,25 @@ Test(kmap, each_catalogued_bug_told_as_the_kernel_tells_it_is_searched_first)
 			     "route %zu", i);
 	}
 }
+
+Test(kmap, oom_kill_process_points_at_walk_from_exiting_only_in_a_kernel_that_walked_there)
+{
+	static const char *const fmt =
+		"BUG: soft lockup - CPU#0 stuck for 23s! [oom:77]\n"
+		"%s"
+		" oom_kill_process+0x1b4/0x3a0\n"
+		" out_of_memory+0x2c8/0x480\n";
+	char text[256];
+	struct cgt_kmap m;
+	int ret;
+
+	snprintf(text, sizeof(text), fmt, "CPU: 0 PID: 77 Comm: oom Not tainted 3.12.0 #1\n");
+	map_of(text, &m, &ret);
+	cr_assert_eq(ret, 0);
+	cr_expect_eq(m.cand[0].bug, CGT_BUG_WALK_FROM_EXITING, "3.12 walked in oom_kill_process");
+	snprintf(text, sizeof(text), fmt, "");
+	map_of(text, &m, &ret);
+	cr_assert_eq(ret, 0);
+	for (int i = 0; i < m.ncandidates; i++)
+		cr_expect_neq(m.cand[i].bug, CGT_BUG_WALK_FROM_EXITING, "no kernel named: no walk");
+}

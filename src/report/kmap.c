@@ -282,23 +282,24 @@ static const struct { int from; const char *era; const char *why; } eras[] = {
 };
 
 /*
- * each catalogued bug: the functions its kernel reports show, the locks, and the kernels
- * that had it (major*100+minor; a record that names a kernel outside is not that bug)
+ * each catalogued bug: the functions its kernel reports show, those that show it only in
+ * the kernels that had it (counted when the record names its kernel), the locks, and those
+ * kernels (major*100+minor; a record that names a kernel outside is not that bug)
  */
-static const struct { const char *bug, *fns, *locks; int from, until; } signatures[] = {
+static const struct { const char *bug, *fns, *dated, *locks; int from, until; } signatures[] = {
 	{ "walk-from-exiting", "oom_badness,find_lock_task_mm,select_bad_process,"
-	  "oom_evaluate_task", "", 0, 313 },
-	{ "walk-leader-exec", "check_hung_uninterruptible_tasks", "", 0, 315 },
-	{ "no-pid-alive", "next_tid,first_tid,proc_task_readdir,next_thread", "", 0, 0 },
+	  "oom_evaluate_task", "oom_kill_process,out_of_memory,__unhash_process", "", 0, 313 },
+	{ "walk-leader-exec", "check_hung_uninterruptible_tasks", "", "", 0, 315 },
+	{ "no-pid-alive", "next_tid,first_tid,proc_task_readdir,next_thread", "", "", 0, 0 },
 	{ "attach-no-threadgroup-lock", "cgroup_attach_task,attach_task_by_pid,"
-	  "cgroup_procs_write,__cgroup_procs_write,cgroup_post_fork", "", 0, 0 },
-	{ "rwsem-inside-rcu", "task_cgroup_path,proc_cgroup_show,cgroup_attach_task",
+	  "cgroup_procs_write,__cgroup_procs_write,cgroup_post_fork", "", "", 0, 0 },
+	{ "rwsem-inside-rcu", "task_cgroup_path,proc_cgroup_show,cgroup_attach_task", "",
 	  "css_set_lock,rcu", 315, 404 },
 	{ "reader-pref-rwlock", "copy_process,do_exit,exit_notify,release_task,de_thread,"
-	  "kill_pgrp,kill_something_info,do_wait,wait_task_zombie", "tasklist_lock", 0, 315 },
+	  "kill_pgrp,kill_something_info,do_wait,wait_task_zombie", "", "tasklist_lock", 0, 315 },
 	{ "cset-walk-unlocked", "css_task_iter_next,css_task_iter_advance,css_task_iter_start,"
-	  "cgroup_task_count,pidlist_array_load", "", 0, 0 },
-	{ "css-task-iter-block", "css_task_iter_start,css_task_iter_next,pidlist_array_load",
+	  "cgroup_task_count,pidlist_array_load", "", "", 0, 0 },
+	{ "css-task-iter-block", "css_task_iter_start,css_task_iter_next,pidlist_array_load", "",
 	  "css_set_lock,cgroup_mutex", 315, 404 },
 };
 
@@ -501,10 +502,16 @@ static void candidates(struct cgt_kmap *m, const struct cgt_klog *log)
 			det_ok |= dets[d] == cgt_bug_catalogue[bug].detector;
 		if (!det_ok)
 			continue;
-		/* a function of the bug's counts for more than a lock it shares */
+		/*
+		 * a function of the bug's counts for more than a lock it shares; a function that
+		 * had the bug only in the kernels the bug is dated to counts only in a record
+		 * that names its kernel (3.12's oom_kill_process walked while_each_thread itself)
+		 */
 		for (int k = 0; k < log->nrecords; k++)
 			for (int i = 0; i < log->rec[k].nframes; i++)
-				score += 4 * listed(signatures[s].fns, log->rec[k].frames[i].fn);
+				score += 4 * (listed(signatures[s].fns, log->rec[k].frames[i].fn) ||
+					      (m->version > 0 &&
+					       listed(signatures[s].dated, log->rec[k].frames[i].fn)));
 		for (int i = 0; i < m->nlocks; i++)
 			score += m->locks[i].model && listed(signatures[s].locks, m->locks[i].model);
 		if (m->waits_for)
