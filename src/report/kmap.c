@@ -42,6 +42,7 @@ static const struct kfn {
 	{ "cgroup_threadgroup_change_begin", FORK, "threadgroup_change_begin",
 	  "cgroup_threadgroup_rwsem", NULL },
 	{ "alloc_pid", FORK, "alloc_pid", NULL, NULL },
+	{ "copy_signal", FORK, "copy_signal", NULL, NULL },
 	{ "attach_pid", FORK, "attach_pid", NULL, NULL },
 	{ "de_thread", EXEC, "de_thread", "tasklist_lock,siglock,cgroup_threadgroup_rwsem,"
 	  "group_rwsem", NULL },
@@ -70,6 +71,9 @@ static const struct kfn {
 	{ "release_task", EXIT, "release_task", "tasklist_lock,siglock", NULL },
 	{ "__exit_signal", EXIT, "__exit_signal", "siglock", NULL },
 	{ "__unhash_process", EXIT, "__unhash_process", NULL, NULL },
+	{ "unhash_process", EXIT, "__unhash_process", NULL, NULL },
+	{ "do_notify_parent", EXIT, "do_notify_parent", NULL, NULL },
+	{ "find_new_reaper", EXIT, "exit_notify", NULL, NULL },
 	{ "cgroup_exit", EXIT, "cgroup_exit", "css_set_lock", NULL },
 	{ "cgroup_release", EXIT, "cgroup_exit", "css_set_lock", NULL },
 	{ "__put_task_struct", EXIT, "put_task_struct", NULL, NULL },
@@ -107,6 +111,16 @@ static const struct kfn {
 	{ "cgroup_migrate_prepare_dst", MIGRATE, "find_css_set", "css_set_lock", NULL },
 	{ "cgroup_migrate_finish", MIGRATE, "put_css_set", "css_set_lock", NULL },
 	{ "cgroup_task_migrate", MIGRATE, "cgroup_task_migrate", NULL, NULL },
+	{ "css_set_move_task", MIGRATE, "cgroup_task_migrate", NULL, NULL },
+	{ "__cgroup1_procs_write", MIGRATE, "cgroup_procs_write", "cgroup_mutex,"
+	  "cgroup_threadgroup_rwsem", NULL },
+	{ "cgroup_threads_write", MIGRATE, "cgroup_procs_write", NULL, NULL },
+	{ "cgroup_attach_task_all", MIGRATE, "cgroup_attach_task", "cgroup_mutex,"
+	  "cgroup_threadgroup_rwsem", NULL },
+	{ "cgroup_transfer_tasks", MIGRATE, "cgroup_attach_task", "cgroup_mutex,"
+	  "css_set_lock", NULL },
+	{ "cgroup_update_dfl_csses", MIGRATE, "cgroup_attach_task", "css_set_lock,"
+	  "cgroup_threadgroup_rwsem", NULL },
 	{ "find_css_set", MIGRATE, "find_css_set", "css_set_lock", NULL },
 	{ "put_css_set", MIGRATE, "put_css_set", "css_set_lock", NULL },
 	{ "put_css_set_locked", MIGRATE, "put_css_set", NULL, NULL },
@@ -131,6 +145,10 @@ static const struct kfn {
 	  "css_set_lock", NULL },
 	{ "check_hung_uninterruptible_tasks", OBSERVE, "check_hung_uninterruptible_tasks", NULL,
 	  "check_hung_uninterruptible_tasks" },
+	{ "check_hung_task", OBSERVE, "check_hung_uninterruptible_tasks", NULL,
+	  "check_hung_uninterruptible_tasks" },
+	{ "rcu_lock_break", OBSERVE, "check_hung_uninterruptible_tasks (rcu_lock_break)", NULL,
+	  "check_hung_uninterruptible_tasks" },
 	{ "css_task_iter_start", OBSERVE, "css_task_iter_start", "css_set_lock", NULL },
 	{ "css_task_iter_next", OBSERVE, "css_task_iter_next", "css_set_lock", NULL },
 	{ "css_task_iter_advance", OBSERVE, "css_task_iter_next", NULL, NULL },
@@ -138,12 +156,22 @@ static const struct kfn {
 	{ "cgroup_task_count", OBSERVE, "cgroup_task_count", "css_set_lock", NULL },
 	{ "pidlist_array_load", OBSERVE, "css_task_iter_start", NULL, NULL },
 	{ "cgroup_pidlist_start", OBSERVE, "css_task_iter_start", NULL, NULL },
+	{ "cgroup_procs_start", OBSERVE, "css_task_iter_start", NULL, NULL },
+	{ "cgroup_procs_next", OBSERVE, "css_task_iter_next", NULL, NULL },
+	{ "cgroup_threads_start", OBSERVE, "css_task_iter_start", NULL, NULL },
 	{ "kill_pgrp", OBSERVE, "cgt_pgrp_walk (kill_pgrp)", "tasklist_lock", NULL },
 	{ "__kill_pgrp_info", OBSERVE, "cgt_pgrp_walk (kill_pgrp)", NULL, NULL },
 	{ "kill_something_info", OBSERVE, "cgt_all_process_walk (kill -1)", "tasklist_lock",
 	  NULL },
 	{ "sys_kill", OBSERVE, "cgt_all_process_walk (kill -1)", NULL, NULL },
 	{ "sys_getpriority", OBSERVE, "cgt_pgrp_walk (getpriority)", "tasklist_lock", NULL },
+	{ "sys_setpriority", OBSERVE, "cgt_pgrp_walk (setpriority)", "tasklist_lock", NULL },
+	{ "will_become_orphaned_pgrp", OBSERVE, "cgt_pgrp_walk (an orphaned-pgrp check)",
+	  "tasklist_lock", NULL },
+	{ "is_current_pgrp_orphaned", OBSERVE, "cgt_pgrp_walk (an orphaned-pgrp check)",
+	  "tasklist_lock", NULL },
+	{ "mm_update_next_owner", OBSERVE, "cgt_all_process_walk (for_each_process)",
+	  "tasklist_lock", NULL },
 };
 
 /* a lock's slow path, or a wait for a grace period: the class of lock and the side */
