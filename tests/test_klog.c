@@ -19,7 +19,7 @@ static struct cgt_klog *parse(const char *text, int *ret, char *err, size_t len)
 	FILE *f = fmemopen((void *)text, strlen(text), "r");
 
 	cr_assert(log && f);
-	*ret = cgt_klog_read(f, log, err, len);
+	*ret = cgt_klog_read(f, log, cgt_kmap_said, err, len);
 	fclose(f);
 	return log;
 }
@@ -340,4 +340,46 @@ Test(kmap, oom_kill_process_points_at_walk_from_exiting_only_in_a_kernel_that_wa
 	cr_assert_eq(ret, 0);
 	for (int i = 0; i < m.ncandidates; i++)
 		cr_expect_neq(m.cand[i].bug, CGT_BUG_WALK_FROM_EXITING, "no kernel named: no walk");
+}
+
+Test(klog, a_backtrace_of_question_marks_alone_keeps_them)
+{
+	char err[256];
+	int ret;
+	struct cgt_klog *log = parse(
+		"INFO: rcu_preempt detected stalls on CPUs/tasks: { 12}\n"
+		"CPU: 0 PID: 21642 Comm: php5-fpm Not tainted 3.10 #1\n"
+		"RIP: 0010:[<ffffffff8122786a>]  [<ffffffff8122786a>]\n"
+		"__write_lock_failed+0x1a/0x40\n"
+		"Call Trace:\n"
+		"[<ffffffff8151a547>] ? _raw_write_lock_irq+0x27/0x30\n"
+		"[<ffffffff81042a9f>] ? do_exit+0x30f/0xab0\n"
+		"INFO: task a:1 blocked for more than 120 seconds.\n"
+		" ? stale_frame+0x1/0x2\n"
+		" schedule+0x29/0x70\n", &ret, err, sizeof(err));
+
+	cr_assert_eq(ret, 0, "%s", err);
+	cr_assert_eq(log->rec[0].nframes, 3, "the mail-wrapped RIP and both '?' frames");
+	cr_expect_str_eq(log->rec[0].frames[0].fn, "__write_lock_failed");
+	cr_expect_str_eq(log->rec[0].frames[2].fn, "do_exit");
+	cr_expect_eq(log->rec[0].frames[2].stack, log->rec[0].frames[0].stack);
+	cr_expect_eq(log->rec[1].nframes, 1, "a '?' frame beside a reliable one is dropped");
+	free(log);
+}
+
+Test(kmap, the_oom_killers_own_lines_are_evidence_beside_a_stalled_writer)
+{
+	struct cgt_kmap m;
+	int ret;
+
+	map_of("Memory cgroup out of memory: Kill process 1458 (php5-fpm) score 705 or\n"
+	       "sacrifice child\n"
+	       "INFO: rcu_preempt detected stalls on CPUs/tasks: { 12}\n"
+	       "CPU: 0 PID: 21642 Comm: php5-fpm Not tainted 3.10 #1\n"
+	       "RIP: 0010:[<ffffffff8122786a>]  [<ffffffff8122786a>] __write_lock_failed+0x1a/0x40\n"
+	       "[<ffffffff8151a547>] ? _raw_write_lock_irq+0x27/0x30\n"
+	       "[<ffffffff81042a9f>] ? do_exit+0x30f/0xab0\n", &m, &ret);
+	cr_assert_eq(ret, 0);
+	cr_expect_str_eq(m.waits_for, "tasklist_lock");
+	cr_expect_eq(m.cand[0].bug, CGT_BUG_WALK_FROM_EXITING);
 }

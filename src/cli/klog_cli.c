@@ -119,6 +119,8 @@ static void print_map(const char *path, const struct cgt_klog *log, const struct
 	for (int i = 0; i < m->nlocks; i++)
 		printf("  lock %-35s %s\n", m->locks[i].kernel,
 		       m->locks[i].model ? m->locks[i].model : "not modelled");
+	for (int i = 0; i < log->nsaid; i++)
+		printf("  %-40s %s (it printed a line of the log)\n", "message", log->said[i]);
 	printf("  mapped %d of %d frame(s) (%d looked past)", m->nmapped, counted, m->nskipped);
 	if (m->waits_for)
 		printf("; waits for %s (%s)", m->waits_for, m->waits_side == 'r' ? "read" :
@@ -266,7 +268,7 @@ int cgt_reproduce_klog(const char *path, long runs, long shrink, const char *out
 		fprintf(stderr, "cgtorture: %s: cannot open it\n", path);
 		goto out;
 	}
-	if (!log || !map || !copy || cgt_klog_read(f, log, err, sizeof(err))) {
+	if (!log || !map || !copy || cgt_klog_read(f, log, cgt_kmap_said, err, sizeof(err))) {
 		fprintf(stderr, "cgtorture: %s: %s\n", path, log && map && copy ? err :
 			"out of memory");
 		goto out;

@@ -389,7 +389,41 @@ static void add_frame(struct cgt_klog_record *r, const char *fn)
 	r->frames[r->nframes++].stack = r->nstacks ? r->nstacks - 1 : 0;
 }
 
-static void klog_line(struct cgt_klog *log, char *raw, bool *open)
+/*
+ * A backtrace ends. A kernel built without frame pointers marks every frame '?': one whose
+ * frames (past its RIP) are all '?' keeps them, in order, rather than showing nothing.
+ */
+static void stack_end(struct cgt_klog_record *r)
+{
+	if (r->stack_frames <= (r->stack_rip ? 1 : 0))
+		for (int i = 0; i < r->npending; i++) {
+			add_frame(r, r->pending[i]);
+			r->stack_frames++;
+		}
+	r->npending = 0;
+}
+
+static void stack_begin(struct cgt_klog_record *r)
+{
+	if (r->nstacks)
+		stack_end(r);
+	r->nstacks++;
+	r->stack_frames = 0;
+	r->stack_rip = false;
+	r->stack_gap = false;
+}
+
+/* A message that names the function that printed it, kept once. */
+static void note_said(struct cgt_klog *log, const char *fn)
+{
+	for (int i = 0; i < log->nsaid; i++)
+		if (!strcmp(log->said[i], fn))
+			return;
+	if (log->nsaid < CGT_KLOG_SAID)
+		snprintf(log->said[log->nsaid++], CGT_KLOG_NAME, "%s", fn);
+}
+
+static void klog_line(struct cgt_klog *log, char *raw, bool *open, cgt_klog_said_fn said)
 {
 	struct cgt_klog_record *r = log->nrecords ? &log->rec[log->nrecords - 1] : NULL;
 	const char *s = cgt_klog_clean(raw), *at;
@@ -401,8 +435,12 @@ static void klog_line(struct cgt_klog *log, char *raw, bool *open)
 		version_of(s, log->version, sizeof(log->version));
 	if (!strncmp(s, "HEAD commit:", 12) && (at = strstr(s, " Linux ")))
 		version_of_linux(at + 7, log->version, sizeof(log->version));
+	if (said && (at = said(s)))
+		note_said(log, at);
 	kind = record_kind(s);
 	if (kind >= 0) {
+		if (r && *open)
+			stack_end(r);
 		record_start(log, (enum cgt_klog_kind)kind, s);
 		*open = log->records_dropped == 0;
 		if (*open)
@@ -425,11 +463,8 @@ static void klog_line(struct cgt_klog *log, char *raw, bool *open)
 	}
 	locks_of(r, s);
 	/* a dump's "RIP:" line, then its "Call Trace:": one backtrace, the RIP on top */
-	if (!r->nstacks || (stack_start(s) && !(r->stack_rip && r->stack_frames <= 1))) {
-		r->nstacks++;
-		r->stack_frames = 0;
-		r->stack_rip = false;
-	}
+	if (!r->nstacks || (stack_start(s) && !(r->stack_rip && r->stack_frames <= 1)))
+		stack_begin(r);
 	/* lockdep's "#0: ffff... (lock){..}, at: func+0x..": where the lock was taken */
 	if ((at = strstr(s, ", at: ")))
 		s = at + 6;
@@ -437,24 +472,28 @@ static void klog_line(struct cgt_klog *log, char *raw, bool *open)
 		/* bare dumps (Balbir's, crash's) part their backtraces with a blank or a word */
 		if (r->kind == CGT_KLOG_BACKTRACE && r->stack_frames)
 			r->stack_gap = true;
+		r->rip_wrapped = !strncmp(skip_space(s), "RIP: ", 5);
 		return;
 	}
-	if (r->stack_gap) {
-		r->nstacks++;
-		r->stack_frames = 0;
-		r->stack_gap = false;
-	}
-	if (!unreliable) {
+	if (r->stack_gap)
+		stack_begin(r);
+	if (unreliable) {
+		if (r->npending < 8)
+			snprintf(r->pending[r->npending++], CGT_KLOG_NAME, "%s", fn);
+	} else {
 		const char *t = skip_space(s);
 
 		if (!r->stack_frames)
-			r->stack_rip = !strncmp(t, "RIP: ", 5) || !strncmp(t, "pc : ", 5);
+			r->stack_rip = r->rip_wrapped || !strncmp(t, "RIP: ", 5) ||
+				       !strncmp(t, "pc : ", 5);
 		r->stack_frames++;
 		add_frame(r, fn);
 	}
+	r->rip_wrapped = false;
 }
 
-int cgt_klog_read(FILE *f, struct cgt_klog *log, char *err, size_t errlen)
+int cgt_klog_read(FILE *f, struct cgt_klog *log, cgt_klog_said_fn said, char *err,
+		  size_t errlen)
 {
 	char line[LINE_MAX_BYTES];
 	size_t n = 0, bytes = 0, odd = 0;
@@ -475,14 +514,16 @@ int cgt_klog_read(FILE *f, struct cgt_klog *log, char *err, size_t errlen)
 		}
 		line[n] = '\0';
 		log->lines++;
-		klog_line(log, line, &open);
+		klog_line(log, line, &open, said);
 		n = 0;
 	}
 	if (n) {
 		line[n] = '\0';
 		log->lines++;
-		klog_line(log, line, &open);
+		klog_line(log, line, &open, said);
 	}
+	if (log->nrecords && open)
+		stack_end(&log->rec[log->nrecords - 1]);
 	if (ferror(f)) {
 		snprintf(err, errlen, "could not be read");
 		return -1;

@@ -60,23 +60,35 @@ struct cgt_klog_record {
 	int stack_frames;		/* frames of the last backtrace so far */
 	bool stack_rip;			/* and they are its RIP/pc line's */
 	bool stack_gap;			/* a line that is no frame came after them */
+	bool rip_wrapped;		/* a "RIP:" line whose function a mail put on the next */
+	int npending;			/* its '?' frames, kept if it has no other (no frame */
+	char pending[8][CGT_KLOG_NAME];	/* pointers: every frame is a '?' one) */
 	struct cgt_klog_frame frames[CGT_KLOG_FRAMES];
 	int nlocks;
 	char locks[CGT_KLOG_LOCKS][CGT_KLOG_NAME];	/* lockdep's names, '&' and ->rlock cut */
 };
 
+#define CGT_KLOG_SAID		8
+
 struct cgt_klog {
 	long lines;
 	char version[48];		/* "Linux version ..." if the log has it */
+	int nsaid;			/* functions the log's own messages name, anywhere in it */
+	char said[CGT_KLOG_SAID][CGT_KLOG_NAME];	/* ("...or sacrifice child": oom_kill_process) */
 	int nrecords, records_dropped;
 	struct cgt_klog_record rec[CGT_KLOG_RECORDS];
 };
 
+/* The kernel function that prints @line, if it is one the caller knows, else NULL. */
+typedef const char *(*cgt_klog_said_fn)(const char *line);
+
 /*
- * Read the log from @f into @log (zeroed first): 0, or -1 with a one-line reason in @err
- * (empty, binary data, no record or backtrace in it). Never crashes or exits.
+ * Read the log from @f into @log (zeroed first), asking @said (may be NULL) of every line:
+ * 0, or -1 with a one-line reason in @err (empty, binary data, no record or backtrace in
+ * it). Never crashes or exits.
  */
-int cgt_klog_read(FILE *f, struct cgt_klog *log, char *err, size_t errlen);
+int cgt_klog_read(FILE *f, struct cgt_klog *log, cgt_klog_said_fn said, char *err,
+		  size_t errlen);
 
 /* One line of a log without its quoting, syslog, level, time and caller prefixes. */
 const char *cgt_klog_clean(char *line);

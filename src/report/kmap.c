@@ -260,6 +260,26 @@ static const char *const skipped[] = {
 	"do_nmi", "end_repeat_nmi", "nmi", "do_syscall_x64", "__x64_sys_call",
 };
 
+/*
+ * messages -> the function that prints them: evidence beside a record whose own backtrace
+ * is cut short (a mail that quotes the OOM killer's lines and then only a stalled writer)
+ */
+static const struct { const char *text, *fn; } messages[] = {
+	{ "or sacrifice child", "oom_kill_process" },
+	{ "Out of memory: Kill process", "oom_kill_process" },
+	{ "Memory cgroup out of memory: Kill process", "oom_kill_process" },
+	{ "Killed process ", "oom_kill_process" },
+	{ "invoked oom-killer", "out_of_memory" },
+};
+
+const char *cgt_kmap_said(const char *line)
+{
+	for (size_t i = 0; i < sizeof(messages) / sizeof(messages[0]); i++)
+		if (strstr(line, messages[i].text))
+			return messages[i].fn;
+	return NULL;
+}
+
 /* lockdep's lock names -> the model's locks */
 static const struct { const char *kernel, *model; } lock_names[] = {
 	{ "tasklist_lock", "tasklist_lock" },
@@ -540,6 +560,9 @@ static void candidates(struct cgt_kmap *m, const struct cgt_klog *log)
 				score += 4 * (listed(signatures[s].fns, log->rec[k].frames[i].fn) ||
 					      (m->version > 0 &&
 					       listed(signatures[s].dated, log->rec[k].frames[i].fn)));
+		for (int i = 0; i < log->nsaid; i++)
+			score += 4 * (listed(signatures[s].fns, log->said[i]) ||
+				      (m->version > 0 && listed(signatures[s].dated, log->said[i])));
 		for (int i = 0; i < m->nlocks; i++)
 			score += m->locks[i].model && listed(signatures[s].locks, m->locks[i].model);
 		if (m->waits_for)

@@ -50,6 +50,9 @@ struct cgt_kmap {
 	struct cgt_kmap_candidate cand[CGT_KMAP_CANDIDATES];
 };
 
+/* The kernel function a log line's message is printed by (cgt_klog_said_fn), or NULL. */
+const char *cgt_kmap_said(const char *line);
+
 /*
  * Map record @i of @log onto the model; 0, or -1 if nothing in it is modelled. The bugs to
  * search for are scored on every record of the log: the tasks of one hang are reported

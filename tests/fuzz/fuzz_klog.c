@@ -22,7 +22,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	if (!size)
 		fgetc(f);			/* fmemopen refuses a size of 0: read it empty */
-	if (cgt_klog_read(f, &log, err, sizeof(err))) {
+	if (cgt_klog_read(f, &log, cgt_kmap_said, err, sizeof(err))) {
 		if (!err[0] || strchr(err, '\n'))
 			__builtin_trap();
 		fclose(f);
