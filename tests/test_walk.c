@@ -85,6 +85,38 @@ Test(walk, both_walks_visit_every_thread_once)
 }
 
 /*
+ * A group that keeps making threads while it is walked lengthens a for_each_thread walk
+ * without bound (each new thread is added at the tail), yet it ends as soon as the forks
+ * stop: progress, not a livelock. Only the threads the walk began with count against the
+ * walk limit; here twice the limit of new ones go by, and the walk ends whole.
+ */
+Test(walk, a_group_that_keeps_forking_is_no_livelock)
+{
+	struct task *th[NTHREADS], *t, *born[2 * FIXTURE_WALK_LIMIT];
+	struct cgt_walk w;
+	int nborn = 0;
+
+	fork_group(th, NTHREADS);
+	rcu_read_lock();
+	cgt_walk_for_each(&w, th[0], CGT_ITER_FOR_EACH, "test", t) {
+		/* two threads are born at every step, up to twice the limit */
+		if (nborn + 2 <= 2 * FIXTURE_WALK_LIMIT) {
+			born[nborn++] = fork_thread(th[0]);
+			born[nborn++] = fork_thread(th[0]);
+		}
+	}
+	rcu_read_unlock();
+	cr_assert_not(w.overran, "a growing group's walk was cut: %s", w.why ? w.why : "");
+	cr_assert_eq(w.steps, NTHREADS + nborn);
+	cr_assert_eq(w.old_steps, NTHREADS);
+	while (nborn)
+		do_exit(born[--nborn]);
+	for (int i = NTHREADS - 1; i >= 0; i--)
+		do_exit(th[i]);
+	model_shutdown();
+}
+
+/*
  * BUGS.md #1, walk-from-exiting (3.13's find_lock_task_mm with while_each_thread): the walk starts
  * at a non-leader G, steps once, and then G is unhashed (__unhash_process: list_del_rcu on
  * thread_group). The ring no longer holds G, so the walk never meets G again: it goes round

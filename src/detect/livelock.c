@@ -30,7 +30,7 @@ static int livelock_start(const struct cgt_detect_config *cfg)
  */
 static bool walk_in_reach(const struct cgt_walk *w)
 {
-	return pid_alive(w->start) && w->steps <= READ_ONCE(w->start->signal->nr_threads);
+	return pid_alive(w->start) && w->old_steps <= READ_ONCE(w->start->signal->nr_threads);
 }
 
 static void livelock_resume(enum cgt_point_id id, const void *obj)
@@ -43,7 +43,7 @@ static void livelock_resume(enum cgt_point_id id, const void *obj)
 		return;
 	if (w->looped)
 		cgt_walk_stop(w, CGT_WALK_LOOPED);
-	else if (w->steps >= cgt_model_cfg()->walk_limit)
+	else if (w->old_steps >= cgt_model_cfg()->walk_limit)
 		cgt_walk_stop(w, CGT_WALK_TOO_LONG);
 	else if (self && READ_ONCE(self->walk_abort) && !walk_in_reach(w))
 		cgt_walk_stop(w, WALK_TOO_OLD);

@@ -6,6 +6,8 @@
 #include "model.h"
 #include "cgroup_internal.h"
 
+unsigned long cgt_fork_seq;
+
 /* copy_signal: a new process gets its own signal_struct. */
 static struct signal_struct *copy_signal(void)
 {
@@ -38,6 +40,7 @@ int copy_process(struct task *parent, unsigned long clone_flags, struct task **c
 	if (!p)
 		return -ENOMEM;
 	cgt_task_init(p);
+	p->fork_seq = __atomic_add_fetch(&cgt_fork_seq, 1, __ATOMIC_RELAXED);
 	cgt_model_count(&cgt_live.tasks, 1);
 	cgt_point(CGT_PT_FORK_ALLOC, p);
 

@@ -62,6 +62,7 @@ struct css_set;
 
 struct task {			/* struct task_struct */
 	int pid;			/* task->pid: the thread id; exec may change it */
+	unsigned long fork_seq;		/* the model's count of forks when it was made */
 	int flags;			/* PF_* */
 	int exit_state;			/* EXIT_ZOMBIE, EXIT_DEAD */
 	int usage;			/* get_task_struct/put_task_struct */
@@ -139,6 +140,8 @@ struct cgt_model_hooks {
 	void (*abandon)(struct task *child);
 	/* signal_wake_up: SIGKILL is pending; a thread held still must go and see it */
 	void (*kill)(struct task *t);
+	/* direct reclaim, CFS throttling: the caller, holding a lock, leaves the CPU */
+	void (*off_cpu)(double seconds);
 };
 
 /* era.c: a kernel era (--kernel), its locks and the code paths that changed with them. */
@@ -179,6 +182,11 @@ struct cgt_model_config {
 	 * kernel's alloc_pidmap does; 0, never (numbers only grow).
 	 */
 	int pid_max;
+	/*
+	 * --off-cpu: the OFF_CPU_READER-th reader of the threadgroup lock stays off the CPU
+	 * this long holding it (hooks->off_cpu); 0, never.
+	 */
+	double off_cpu;
 };
 
 /* Live objects of each kind, for the leak check. */
@@ -300,6 +308,9 @@ void css_task_iter_start(const struct cgroup *cgrp, struct css_task_iter *it);
 struct task *css_task_iter_next(struct css_task_iter *it);
 void css_task_iter_end(struct css_task_iter *it);
 
+/* fork.c: forks so far, each task stamped with it (task.fork_seq) */
+extern unsigned long cgt_fork_seq;
+
 /* walk.c: the two thread-group walks, one step at a time, under rcu_read_lock. */
 struct cgt_walk {
 	enum cgt_iter iter;
@@ -308,6 +319,12 @@ struct cgt_walk {
 	struct task *cur;
 	int start_pid;
 	long steps;			/* threads visited */
+	/*
+	 * of which made before the walk began: a group that keeps forking lengthens a walk
+	 * without bound, and only these say it went further than its group could hold
+	 */
+	long old_steps;
+	unsigned long fork_seq;		/* the model's count of forks when it began */
 	long live;			/* of which not yet exiting */
 	bool overran;			/* cut short as a livelock (too long, or told to stop) */
 	/* Brent's cycle finding: a thread met twice, the walk went round without its end */
@@ -321,7 +338,7 @@ struct cgt_walk {
 };
 
 /* Why a walk stopped at walk_limit. */
-#define CGT_WALK_TOO_LONG	"more steps than the group could ever hold"
+#define CGT_WALK_TOO_LONG	"more steps among the threads it began with than the group could ever hold"
 /* Why a walk stopped on meeting a thread a second time. */
 #define CGT_WALK_LOOPED		"it met a thread a second time: round the ring without its end"
 

@@ -112,6 +112,8 @@ static struct task *walk_visit(struct cgt_walk *w, struct task *t)
 		w->lap = 0;
 	}
 	w->steps++;
+	if (READ_ONCE(t->fork_seq) <= w->fork_seq)
+		w->old_steps++;
 	if (self)
 		WRITE_ONCE(self->walk_steps, w->steps);
 	if (!READ_ONCE(t->exit_state))
@@ -135,6 +137,7 @@ struct task *cgt_walk_first(struct cgt_walk *w, struct task *start, enum cgt_ite
 	w->fn = fn;
 	w->start = start;
 	w->start_pid = READ_ONCE(start->pid);
+	w->fork_seq = __atomic_load_n(&cgt_fork_seq, __ATOMIC_RELAXED);
 	w->section = cgt_rcu_section();
 	if (self) {
 		WRITE_ONCE(self->walk_abort, 0);
@@ -161,7 +164,7 @@ struct task *cgt_walk_next(struct cgt_walk *w)
 	/* the model's own bounds, for a walk that no detector watches */
 	if (w->looped)
 		cgt_walk_stop(w, CGT_WALK_LOOPED);
-	else if (w->steps >= cgt_model_cfg()->walk_limit)
+	else if (w->old_steps >= cgt_model_cfg()->walk_limit)
 		cgt_walk_stop(w, CGT_WALK_TOO_LONG);
 	if (w->overran)
 		return walk_visit(w, NULL);
