@@ -80,6 +80,16 @@ expect 3 run --kernel 6.x --duration 0.5 --threads 64 --quiet --expect known
 grep -q "^expected the era's known behaviour, found none" "$out" ||
 	{ echo "FAIL: --expect known missed without saying so"; fails=$((fails + 1)); }
 
+# --off-cpu: a reader of the threadgroup lock kept off the CPU holding it is the end of a
+# hang's chain (the writer in cgroup_procs_write, then everything behind it), free-running.
+oc=$(mktemp -d)
+expect 1 run --kernel 4.4 --swarm off --off-cpu 5 --duration 8 --seed 1 --quiet --out "$oc"
+grep -q "^hang " "$out" && grep -q "holds cgroup_threadgroup_rwsem (read)" "$oc"/*/summary.txt &&
+	echo "ok:   --off-cpu: a hang whose chain ends at cgroup_threadgroup_rwsem's reader" ||
+	{ echo "FAIL: --off-cpu gave no hang on cgroup_threadgroup_rwsem"; fails=$((fails + 1)); }
+rm -rf "$oc"
+expect 2 run --off-cpu -1
+
 # It never outlives its hard deadline (duration + stall + 4 s), but by up to 10 s while
 # threads still leave or step (detect/deadline.c): a 2 s run of 2,000 threads ends within
 # 18 s, whatever the machine's load. How long it takes unloaded is make bench's figure.

@@ -134,8 +134,7 @@ static void print_candidates(const struct cgt_kmap *m)
 {
 	printf("  searches, in order:");
 	for (int i = 0; i < m->ncandidates; i++)
-		printf("%s %s (%s)", i ? "," : "", m->cand[i].bug >= 0 ?
-		       cgt_bug_names[m->cand[i].bug] : "the era as it shipped",
+		printf("%s %s (%s)", i ? "," : "", cgt_kmap_candidate_name(&m->cand[i]),
 		       cgt_detector_names[m->cand[i].detector]);
 	printf("\n");
 }
@@ -156,8 +155,9 @@ static int candidate_config(const struct cgt_kmap *m, const struct cgt_kmap_cand
 			 m->era, cgt_bug_names[c->bug], cgt_bug_catalogue[c->bug].explore, out);
 	else
 		snprintf(words, len, "reproduce --kernel %s " KLOG_SEARCH
-			 " --mix fork=35,exec=%d,exit=20,migrate=%d,observe=%d --out %s", m->era,
-			 m->mix[1] ? 10 : 2, m->mix[3] ? 30 : 10, m->mix[4] ? 45 : 33, out);
+			 " --mix fork=35,exec=%d,exit=20,migrate=%d,observe=%d%s --out %s", m->era,
+			 m->mix[1] ? 10 : 2, m->mix[3] ? 30 : 10, m->mix[4] ? 45 : 33,
+			 c->off_cpu ? " --off-cpu 600" : "", out);
 	for (w = strtok_r(words, " ", &save); w && n < 63; w = strtok_r(NULL, " ", &save))
 		all[n++] = w;
 	all[n] = NULL;
@@ -308,7 +308,7 @@ int cgt_reproduce_klog(const char *path, long runs, long shrink, const char *out
 		build = needed_build(c);
 		if (build && strcmp(build, cgt_build_name())) {
 			printf("reproduce: candidate %s (%s) needs the %s build: build/%s/cgtorture "
-			       "reproduce %s\n", c->bug >= 0 ? cgt_bug_names[c->bug] : "the era",
+			       "reproduce %s\n", cgt_kmap_candidate_name(c),
 			       cgt_detector_names[c->detector], build, build, path);
 			continue;
 		}
@@ -317,8 +317,9 @@ int cgt_reproduce_klog(const char *path, long runs, long shrink, const char *out
 			continue;
 		}
 		want_of(map, c, &want);
-		snprintf(what, sizeof(what), "%s %s, %s%s%s", c->bug >= 0 ? "catalogued bug" :
+		snprintf(what, sizeof(what), "%s %s%s, %s%s%s", c->bug >= 0 ? "catalogued bug" :
 			 "kernel", c->bug >= 0 ? cgt_bug_names[c->bug] : map->era,
+			 c->off_cpu ? " with a holder off the CPU" : "",
 			 want.nwords ? (want.any ? "naming one of: " : "naming: ") : "any kind",
 			 want.nwords ? want.words[0] : "", want.nwords > 1 ? ", ..." : "");
 		/* half of what is left to the likeliest, all of it to the last */
@@ -332,7 +333,7 @@ int cgt_reproduce_klog(const char *path, long runs, long shrink, const char *out
 		cgt_cli_release(&cfg);
 		if (!r) {
 			printf("reproduce: reproduced: %s %s as %s\n", cgt_klog_kind_names[map->rec->kind],
-			       map->rec->title, c->bug >= 0 ? cgt_bug_names[c->bug] : map->era);
+			       map->rec->title, cgt_kmap_candidate_name(c));
 			keep_source(found, path, map, c);
 			ret = cgt_cli_exact(found, shrink);
 			goto out;

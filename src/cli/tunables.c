@@ -50,6 +50,11 @@ static const struct tunable tunables[] = {
 	  CFG(stack_kib), 32, 8192 },
 	{ "quiet", T_FLAG, NULL, NULL, "print the summary only",
 	  CFG(quiet), 0, 0 },
+	{ "off-cpu", T_SECONDS, "0", "SECONDS",
+	  "one reader of the threadgroup lock stays off the CPU this long while it holds it, as "
+	  "direct reclaim or CFS throttling keep the holder of a kernel hung-task chain (a "
+	  "controlled run: until nothing else can run; 0: never)",
+	  CFG(off_cpu), -1, 3600 },
 	{ "stall", T_BOUND, "2", "SECONDS",
 	  "a walk older, or a thread blocked longer, is reported (x4 ASan, x8 TSan)",
 	  CFG(stall), 0, 3600 },

@@ -45,9 +45,22 @@ void threadgroup_unlock(struct task *tsk)
 }
 
 /* threadgroup_change_begin: fork (of a thread, or of anything from 4.4), exit_signals, exec. */
+/*
+ * --off-cpu: which reader of the threadgroup lock leaves the CPU holding it (a few forks into
+ * the run, so that migrations have begun), as a fork in direct reclaim or a throttled cgroup
+ * does in the hung-task chains behind percpu_down_write.
+ */
+#define OFF_CPU_READER	16
+static long threadgroup_readers;
+
 void threadgroup_change_begin(struct task *tsk)
 {
+	const struct cgt_model_config *cfg = cgt_model_cfg();
+
 	cgt_read_lock(threadgroup_rwsem(tsk));
+	if (cfg->off_cpu > 0 && cfg->hooks->off_cpu &&
+	    __atomic_add_fetch(&threadgroup_readers, 1, __ATOMIC_RELAXED) == OFF_CPU_READER)
+		cfg->hooks->off_cpu(cfg->off_cpu);
 }
 
 void threadgroup_change_end(struct task *tsk)
@@ -600,6 +613,7 @@ int cgroup_init(void)
 {
 	int h, c, id = 0;
 
+	threadgroup_readers = 0;
 	cgt_lock_init(&css_set_lock, cgt_model_cfg()->css_set_lock_ops, "css_set_lock");
 	cgt_lock_init(&cgroup_mutex, cgt_lock_find("mutex"), "cgroup_mutex");
 	cgt_lock_init(&cgroup_threadgroup_rwsem,

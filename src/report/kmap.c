@@ -280,6 +280,19 @@ const char *cgt_kmap_said(const char *line)
 	return NULL;
 }
 
+/*
+ * frames of a task kept off the CPU while it may hold a lock: direct reclaim, writeback and
+ * CFS throttling (the model's --off-cpu)
+ */
+static const char *const off_cpu_frames[] = {
+	"__alloc_pages_slowpath", "__alloc_pages_direct_reclaim", "__perform_reclaim",
+	"try_to_free_pages", "try_to_free_mem_cgroup_pages", "do_try_to_free_pages",
+	"shrink_node", "shrink_zones", "shrink_zone", "shrink_slab", "shrink_lruvec",
+	"shrink_inactive_list", "super_cache_scan", "prune_icache_sb", "throttle_direct_reclaim",
+	"mem_cgroup_handle_over_high", "balance_dirty_pages", "congestion_wait",
+	"wait_iff_congested", "throttle_cfs_rq",
+};
+
 /* lockdep's lock names -> the model's locks */
 static const struct { const char *kernel, *model; } lock_names[] = {
 	{ "tasklist_lock", "tasklist_lock" },
@@ -376,6 +389,21 @@ static const struct kprim *find_prim(const char *fn)
 		if (!strcmp(primitives[i].fn, fn))
 			return &primitives[i];
 	return NULL;
+}
+
+static bool is_off_cpu(const char *fn)
+{
+	for (size_t i = 0; i < sizeof(off_cpu_frames) / sizeof(off_cpu_frames[0]); i++)
+		if (!strcmp(off_cpu_frames[i], fn))
+			return true;
+	return false;
+}
+
+const char *cgt_kmap_candidate_name(const struct cgt_kmap_candidate *c)
+{
+	if (c->bug >= 0)
+		return cgt_bug_names[c->bug];
+	return c->off_cpu ? "the era with a holder off the CPU" : "the era as it shipped";
 }
 
 static bool is_skipped(const char *fn)
@@ -493,7 +521,8 @@ static void era_of(const struct cgt_klog_record *rec, const char *log_version,
 	}
 }
 
-static void add_candidate(struct cgt_kmap *m, int bug, enum cgt_detector det, int score)
+static void add_candidate(struct cgt_kmap *m, int bug, enum cgt_detector det, int score,
+			  bool off_cpu)
 {
 	int i = m->ncandidates;
 
@@ -504,7 +533,8 @@ static void add_candidate(struct cgt_kmap *m, int bug, enum cgt_detector det, in
 		m->cand[i] = m->cand[i - 1];
 		i--;
 	}
-	m->cand[i] = (struct cgt_kmap_candidate){ .bug = bug, .detector = det, .score = score };
+	m->cand[i] = (struct cgt_kmap_candidate){ .bug = bug, .off_cpu = off_cpu, .detector = det,
+						  .score = score };
 	m->ncandidates++;
 }
 
@@ -568,11 +598,15 @@ static void candidates(struct cgt_kmap *m, const struct cgt_klog *log)
 		if (m->waits_for)
 			score += listed(signatures[s].locks, m->waits_for);
 		if (score)
-			add_candidate(m, bug, cgt_bug_catalogue[bug].detector, score);
+			add_candidate(m, bug, cgt_bug_catalogue[bug].detector, score, false);
 	}
+	/* a log that shows a task in reclaim or throttled: the same, a holder off the CPU */
+	for (int d = 0; d < 3 && dets[d] != CGT_NR_DETECTORS; d++)
+		if (m->off_cpu && dets[d] == CGT_DET_HANG)
+			add_candidate(m, -1, CGT_DET_HANG, 4, true);
 	/* the era as it shipped, its likeliest detector before bugs that share only locks */
 	for (int d = 0; d < 3 && dets[d] != CGT_NR_DETECTORS; d++)
-		add_candidate(m, -1, dets[d], d ? 0 : 3);
+		add_candidate(m, -1, dets[d], d ? 0 : 3, false);
 }
 
 int cgt_kmap_record(const struct cgt_klog *log, int index, struct cgt_kmap *m)
@@ -600,6 +634,9 @@ int cgt_kmap_record(const struct cgt_klog *log, int index, struct cgt_kmap *m)
 			it->model = p->class;
 			it->primitive = true;
 			m->nmapped++;
+		} else if (is_off_cpu(rec->frames[i].fn)) {
+			it->model = "off the CPU (reclaim, throttling)";
+			m->nmapped++;
 		} else if (is_skipped(rec->frames[i].fn)) {
 			it->skipped = true;
 			m->nskipped++;
@@ -615,6 +652,9 @@ int cgt_kmap_record(const struct cgt_klog *log, int index, struct cgt_kmap *m)
 	}
 	waits_for(m);
 	era_of(rec, log->version, m);
+	for (int k = 0; k < log->nrecords; k++)
+		for (int i = 0; i < log->rec[k].nframes; i++)
+			m->off_cpu |= is_off_cpu(log->rec[k].frames[i].fn);
 	if (!useful)
 		return -1;
 	candidates(m, log);

@@ -28,9 +28,13 @@ struct cgt_kmap_item {
 /* A search for the record: a catalogued bug (or none: the era as it shipped) and a detector. */
 struct cgt_kmap_candidate {
 	int bug;			/* enum cgt_bug, or -1 */
+	bool off_cpu;			/* the era with a holder kept off the CPU (--off-cpu) */
 	enum cgt_detector detector;
 	int score;			/* functions of the bug's signature the record shows */
 };
+
+/* What a search is, for people: "walk-from-exiting", "the era as it shipped", ... */
+const char *cgt_kmap_candidate_name(const struct cgt_kmap_candidate *c);
 
 struct cgt_kmap {
 	const struct cgt_klog_record *rec;
@@ -45,6 +49,7 @@ struct cgt_kmap {
 	const char *waits_for;		/* the model lock the record's first stack waits for */
 	char waits_side;		/* 'r' or 'w', 0 if unknown */
 	const char *walk;		/* the model walk the record is in (find_lock_task_mm) */
+	bool off_cpu;			/* a backtrace of the log is in direct reclaim or throttled */
 	bool mix[5];			/* fork, exec, exit, migrate, observe seen */
 	int ncandidates;
 	struct cgt_kmap_candidate cand[CGT_KMAP_CANDIDATES];

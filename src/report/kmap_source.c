@@ -36,7 +36,7 @@ static json_t *source_json(const char *log_path, const struct cgt_kmap *m,
 			 "frames", frames, "locks", locks, "waits_for", m->waits_for,
 			 "waits_side", m->waits_side == 'r' ? "read" : m->waits_side ? "write" :
 			 NULL, "walk", m->walk,
-			 "reproduced_as", c->bug >= 0 ? cgt_bug_names[c->bug] : "the era as it shipped",
+			 "reproduced_as", cgt_kmap_candidate_name(c),
 			 "detector", cgt_detector_names[c->detector]);
 }
 

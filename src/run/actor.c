@@ -10,9 +10,11 @@
 #include <pthread.h>
 #include <semaphore.h>
 #include <stdlib.h>
+#include <time.h>
 
 #include "actor.h"
 #include "park.h"
+#include "../base/clock.h"
 
 struct actor {
 	pthread_t thread;
@@ -133,11 +135,33 @@ static void actor_kill(struct task *t)
 		cgt_sched_wake_ent(&a->ent, &actor_run->pause);
 }
 
+/*
+ * --off-cpu: the caller leaves the CPU holding what it holds. A free-running thread sleeps
+ * (asleep, past no marked point: the hang watch sees a holder that does not move) until the
+ * time is up or the run ends; a controlled one is blocked on a token nobody wakes, so the
+ * schedule goes on without it until nothing else can run.
+ */
+static const int off_cpu_token;
+
+static void actor_off_cpu(double seconds)
+{
+	uint64_t end = cgt_clock_ns() + (uint64_t)(seconds * 1e9);
+	struct timespec ts = { 0, 10000000 };
+
+	if (cgt_sched_on()) {
+		cgt_sched_block(&off_cpu_token);
+		return;
+	}
+	while (cgt_clock_ns() < end && !cgt_run_stopping(actor_run))
+		nanosleep(&ts, NULL);
+}
+
 const struct cgt_model_hooks cgt_actor_hooks = {
 	.spawn	 = actor_spawn,
 	.start	 = actor_start,
 	.abandon = actor_abandon,
 	.kill	 = actor_kill,
+	.off_cpu = actor_off_cpu,
 };
 
 int cgt_actors_init(struct cgt_run *run)

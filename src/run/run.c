@@ -403,6 +403,7 @@ int cgt_run(const struct cgt_run_config *cfg, const struct cgt_run_hooks *hooks,
 		.walk_limit		= 2L * cfg->threads + 64,
 		.reap_delay		= cfg->reap_delay,
 		.pid_max		= cgt_swarm_pid_max(cfg),
+		.off_cpu		= cfg->off_cpu,
 		.bugs			= cfg->bugs,
 	};
 	struct cgt_detect_config dcfg = {

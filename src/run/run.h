@@ -34,6 +34,7 @@ struct cgt_run_config {
 	bool quiet;			/* no banner, stats or progress: summary only */
 	/* detectors */
 	double stall;			/* a walk older, a wait longer, is reported */
+	double off_cpu;			/* one threadgroup reader off the CPU this long; 0: none */
 	double starve;			/* a writer passed over this long is starved */
 	double check_interval;		/* seconds between invariant checks; 0: at the end only */
 	int perturb;			/* per mille of marked points that delay or yield */
