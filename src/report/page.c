@@ -297,21 +297,19 @@ static void kernel_side(FILE *m, json_t *r, json_t *src)
 	size_t i;
 	long stack = -1;
 
-	fputs("<h2>The kernel's report beside the model's</h2>\n<div class=side id=kernel>"
-	      "<div><h3>", m);
-	esc(m, str(src, "kind"));
-	fputs(": ", m);
-	esc(m, str(src, "title"));
-	fputs("</h3><p class=note>", m);
-	esc(m, str(src, "file"));
-	fputs(", kernel ", m);
-	esc(m, str(src, "kernel")[0] ? str(src, "kernel") : "not named");
-	fputs(", run as --kernel ", m);
-	esc(m, str(src, "era"));
-	fputs("; reproduced as ", m);
-	esc(m, str(src, "reproduced_as"));
-	fputs(" (", m);
-	esc(m, str(src, "detector"));
+	static const char *const head[][2] = {
+		{ "<h2>The kernel's report beside the model's</h2>\n<div class=side id=kernel>"
+		  "<div><h3>", "kind" }, { ": ", "title" }, { "</h3><p class=note>", "file" },
+		{ ", kernel ", "kernel" }, { ", run as --kernel ", "era" },
+		{ "; reproduced as ", "reproduced_as" }, { " (", "detector" },
+	};
+
+	for (size_t k = 0; k < sizeof(head) / sizeof(head[0]); k++) {
+		const char *v = str(src, head[k][1]);
+
+		fputs(head[k][0], m);
+		esc(m, v[0] ? v : "not named");
+	}
 	fputs(")</p><pre id=kernel-stack>", m);
 	json_array_foreach(json_object_get(src, "frames"), i, f) {
 		const char *model = str(f, "model");
