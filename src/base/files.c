@@ -95,3 +95,31 @@ char *cgt_path_join(const char *dir, const char *name)
 		sprintf(path, "%s%s%s", dir, dir[0] ? "/" : "", name);
 	return path;
 }
+
+char *cgt_read_file(const char *dir, const char *name, size_t *len)
+{
+	char *path = cgt_path_join(dir, name), *buf = NULL;
+	FILE *f = path ? fopen(path, "r") : NULL;
+	size_t cap = 0, n;
+
+	*len = 0;
+	free(path);
+	if (!f)
+		return NULL;
+	do {
+		char *b;
+
+		if (*len + 65536 > cap) {
+			b = realloc(buf, cap = cap * 2 + 65536);
+			if (!b)
+				break;
+			buf = b;
+		}
+		n = fread(buf + *len, 1, cap - *len - 1, f);
+		*len += n;
+	} while (n);
+	fclose(f);
+	if (buf)
+		buf[*len] = '\0';
+	return buf;
+}

@@ -16,6 +16,8 @@ int cgt_dir_check_writable(const char *dir);
 int cgt_write_atomic(const char *dir, const char *name, const char *buf, size_t len);
 /* "@dir/@name" (just @name if @dir is empty), malloc'd; NULL if no memory. */
 char *cgt_path_join(const char *dir, const char *name);
+/* "@dir/@name" read whole, NUL-terminated, malloc'd, its size in @len; NULL if unreadable. */
+char *cgt_read_file(const char *dir, const char *name, size_t *len);
 /* The local date and time now as "20260102-150405", the stamp of a results folder's name. */
 void cgt_time_stamp(char *buf, size_t len);
 

@@ -25,32 +25,16 @@
 
 /* What a found failure must show to be the kernel's: the lock waited for, or the walk. */
 struct klog_want {
-	const struct cgt_kmap *map;
 	const char *words[4];
 	int nwords;
 	bool any;			/* one of the words is enough */
 };
 
-static char *slurp(const char *path)
-{
-	FILE *f = fopen(path, "r");
-	char *buf = NULL;
-	long n;
-
-	if (!f)
-		return NULL;
-	if (!fseek(f, 0, SEEK_END) && (n = ftell(f)) >= 0 && !fseek(f, 0, SEEK_SET) &&
-	    (buf = malloc((size_t)n + 1))) {
-		buf[fread(buf, 1, (size_t)n, f)] = '\0';
-	}
-	fclose(f);
-	return buf;
-}
-
 static bool klog_match(const char *path, int detector, void *arg, char *got, size_t len)
 {
 	const struct klog_want *w = arg;
-	char *text = slurp(path);
+	size_t n;
+	char *text = cgt_read_file("", path, &n);
 	int seen = 0;
 
 	(void)detector;
@@ -65,7 +49,6 @@ static void want_of(const struct cgt_kmap *m, const struct cgt_kmap_candidate *c
 		    struct klog_want *w)
 {
 	memset(w, 0, sizeof(*w));
-	w->map = m;
 	switch (c->detector) {
 	case CGT_DET_HANG:
 	case CGT_DET_STARVATION:
@@ -164,12 +147,6 @@ static int candidate_config(const struct cgt_kmap *m, const struct cgt_kmap_cand
 	ret = cgt_cli_prepare(&run, 1, cgt_tunables_help, n, all, cfg);
 	if (ret)
 		return ret < 0 ? CGT_EXIT_USAGE : ret;
-	cfg->seed = 1;
-	cfg->quiet = true;
-	cfg->expect = CGT_EXPECT_NONE;
-	cfg->check_determinism = false;
-	if (cfg->duration < 60)
-		cfg->duration = 60;	/* a controlled run ends by its decisions, not the clock */
 	return 0;
 }
 
@@ -239,12 +216,12 @@ static int best_record(const struct cgt_klog *log, struct cgt_kmap *best)
 static void not_modelled(const char *path, const struct cgt_klog *log)
 {
 	const struct cgt_klog_record *r = &log->rec[0];
+	char names[200] = "";
+	size_t o = 0;
 
 	for (int i = log->nrecords - 1; i >= 0; i--)
 		if (log->rec[i].nframes)
 			r = &log->rec[i];
-	char names[200] = "";
-	size_t o = 0;
 
 	for (int i = 0, k = 0; i < r->nframes && k < 4 && o < sizeof(names); i++, k++)
 		o += (size_t)snprintf(names + o, sizeof(names) - o, "%s%s", k ? ", " : "",

@@ -176,12 +176,6 @@ int cgt_reproduce_main(int argc, char **argv)
 		goto out;
 	out = cgt_path_join(r.dir, "reproduce");
 	cfg.out = out;
-	cfg.seed = 1;
-	cfg.quiet = true;
-	cfg.expect = CGT_EXPECT_NONE;
-	cfg.check_determinism = false;
-	if (cfg.duration < 60)
-		cfg.duration = 60;	/* a controlled run ends by its decisions, not the clock */
 	cgt_cli_on_signals();
 	snprintf(what, sizeof(what), "kind \"%s\"", kind);
 	ret = cgt_reproduce(&cfg, r.failure[i].detector, what, same_kind, kind, o.runs,

@@ -44,7 +44,6 @@ void threadgroup_unlock(struct task *tsk)
 	cgt_write_unlock(threadgroup_rwsem(tsk));
 }
 
-/* threadgroup_change_begin: fork (of a thread, or of anything from 4.4), exit_signals, exec. */
 /*
  * --off-cpu: which reader of the threadgroup lock leaves the CPU holding it (a few forks into
  * the run, so that migrations have begun), as a fork in direct reclaim or a throttled cgroup
@@ -53,6 +52,7 @@ void threadgroup_unlock(struct task *tsk)
 #define OFF_CPU_READER	16
 static long threadgroup_readers;
 
+/* threadgroup_change_begin: fork (of a thread, or of anything from 4.4), exit_signals, exec. */
 void threadgroup_change_begin(struct task *tsk)
 {
 	const struct cgt_model_config *cfg = cgt_model_cfg();

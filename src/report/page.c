@@ -233,34 +233,6 @@ static void timeline(FILE *m, json_t *trace)
 	fputs("</g></svg>\n", m);
 }
 
-static char *slurp(const char *dir, const char *name, size_t *len)
-{
-	char *path = cgt_path_join(dir, name), *buf = NULL;
-	FILE *f = path ? fopen(path, "r") : NULL;
-	size_t cap = 0, n;
-
-	*len = 0;
-	free(path);
-	if (!f)
-		return NULL;
-	do {
-		char *b;
-
-		if (*len + 65536 > cap) {
-			b = realloc(buf, cap = cap * 2 + 65536);
-			if (!b)
-				break;
-			buf = b;
-		}
-		n = fread(buf + *len, 1, cap - *len - 1, f);
-		*len += n;
-	} while (n);
-	fclose(f);
-	if (buf)
-		buf[*len] = '\0';
-	return buf;
-}
-
 static const char style[] =
 	"body{font-family:'DejaVu Sans',sans-serif;margin:1.5em;color:#222}"
 	"h1{font-size:1.4em}h2{font-size:1.15em;border-bottom:1px solid #ccc;margin-top:1.6em}"
@@ -370,18 +342,18 @@ int cgt_page_write(const char *dir, const char *report, char *why, size_t len)
 	FILE *m;
 	int ret;
 
-	tbuf = slurp(dir, report, &tlen);
+	tbuf = cgt_read_file(dir, report, &tlen);
 	r = tbuf ? json_loadb(tbuf, tlen, 0, &jerr) : NULL;
 	free(tbuf);
 	if (!r) {
 		snprintf(why, len, "%s/%s cannot be read", dir, report);
 		return -1;
 	}
-	tbuf = slurp(dir, "trace.json", &tlen);
+	tbuf = cgt_read_file(dir, "trace.json", &tlen);
 	if (tbuf)
 		trace = json_loadb(tbuf, tlen, 0, &jerr);
 	free(tbuf);
-	svg = slurp(dir, "linkage.svg", &svglen);
+	svg = cgt_read_file(dir, "linkage.svg", &svglen);
 	m = open_memstream(&html, &hlen);
 	if (!m) {
 		snprintf(why, len, "no memory");

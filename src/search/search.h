@@ -35,9 +35,10 @@ int cgt_shrink(const char *path, const struct cgt_report_in *r, struct cgt_run_c
 typedef bool (*cgt_match_fn)(const char *path, int detector, void *arg, char *got,
 			     size_t len);
 /*
- * reproduce.c: controlled schedules of @cfg (seeds from cfg->seed on, at most @runs) until
- * one fails with @detector and @match(…, @arg) takes it (@what says what is looked for);
- * its report's path goes to @found. The exit status: 0 found, 1 not.
+ * reproduce.c: controlled schedules of @cfg (seeds 1, 2, ..., at most @runs, quiet, each
+ * given a minute of wall clock) until one fails with @detector and @match(…, @arg) takes it
+ * (@what says what is looked for); its report's path goes to @found. The exit status: 0
+ * found, 1 not.
  */
 int cgt_reproduce(struct cgt_run_config *cfg, int detector, const char *what,
 		  cgt_match_fn match, void *arg, long runs, cgt_render_fn render, char *found,
