@@ -12,6 +12,7 @@ libclang-rt-14-dev:/usr/lib/llvm-14/lib/clang/14.0.6/lib/linux/libclang_rt.tsan-
 liburcu-dev:/usr/include/x86_64-linux-gnu/urcu/urcu-memb.h
 libcriterion-dev:/usr/include/criterion/criterion.h
 libjansson-dev:/usr/include/jansson.h
+libck-dev:/usr/include/ck_rwlock.h
 pkg-config:/usr/bin/pkg-config
 python3:/usr/bin/python3
 gnuplot-nox:/usr/bin/gnuplot-nox

@@ -1,7 +1,8 @@
 #!/bin/sh
-# cgtorture compare end to end: a short comparison (the variants added last and rcu-spinlock,
-# threads 1 and 2, the null and read-mostly workloads, 0.1 s cells, one repeat) whose table
-# (with its limit, ratio and measurement-cost columns and the reading under it),
+# cgtorture compare end to end: a short comparison with --reference (the variants added last
+# and rcu-spinlock, threads 1 and 2, the null and read-mostly workloads, 0.1 s cells, one
+# repeat) whose tables (the cost of an acquisition in each of the five contexts with the
+# ratios, the limit, measurement-cost columns, the references and the reading under them),
 # compare.csv, compare.json and plots are checked for every variant, thread count, context
 # and figure, the ratios being numbers (never their values); the same without gnuplot
 # (plots skipped, one line, the files still written); and bad input: one line, exit 2, no
@@ -25,31 +26,38 @@ figures="reads_per_s writes_per_s read_p50_ns read_p99_ns read_p99.9_ns read_max
 	 cpu_ns_per_op measure_ns_per_op"
 
 "$bin" compare --locks rcu-spinlock,percpu-rwsem,pthread-rwlock,rcu-mutex --threads 1,2 \
-	--workload null,read-mostly --duration 0.1 --repeat 1 --seed 5 --out "$out/a" \
+	--workload null,read-mostly --duration 0.1 --repeat 1 --seed 5 --reference --out "$out/a" \
 	>"$log" 2>"$err" || fail "compare exited $?: $(cat "$err")"
 dir=$(sed -n 's/^results: \([^ ]*\) .*/\1/p' "$log")
 [ -d "$dir" ] || fail "no results folder in the output"
-for col in limit/s reads/s 'vs limit' meas/op harness; do
+for col in loop limit reference lim/ref bare bare/lim harness harn/bare limit/s reads/s \
+	'vs limit' meas/op; do
 	[ "$(grep -c "^lock .*  $col " "$log")" = 2 ] || fail "the tables lack the column $col"
 done
 [ "$(grep -c '^Reading: the most acquisitions/s at 1 thread ' "$log")" = 2 ] ||
 	fail "no reading under each workload's tables"
-grep -Eq '^At 1 thread the bare lock is within x1.25 of its limit for [0-9] of 4 variants, and the harness within x1.25 of the bare lock for [0-9] of 4\.$' "$log" ||
+grep -Eq '^At 1 thread the limit is within x1.25 of its reference for [0-4] of 4 variants \([0-6] of 6 pairs of variants in the same order by both\), the bare lock within x1.25 of its limit for [0-4] of 4, and the harness within x1.25 of the bare lock for [0-4] of 4\.$' "$log" ||
 	fail "the reading does not count the variants within x1.25"
+[ "$(grep -c '^  rcu-spinlock   urcu+ck_spinlock_ticket: ' "$log")" = 2 ] ||
+	fail "no references under the cost tables"
 for w in $workloads; do
 	for lock in $locks; do
 		for t in 1 2; do
-			# the row: limit/s, reads/s, writes/s, then 'vs limit' and (last) 'harness' ratios
-			grep -Eq "^$lock +$t +[0-9.]+[kMG]?\*? +[0-9.]+[kMG]?\*? +[0-9.]+[kMG]?\*? +x[0-9]+\.[0-9]{2} .* x[0-9]+\.[0-9]{2} *$" "$log" ||
-				fail "$w: the table has no row with numbers for $lock at $t threads"
-			for ctx in bare harness limit; do
+			# the cost row: loop, limit, reference, ratio, bare, ratio, harness, ratio
+			ns='[0-9.]+[nu]s\*?' x='x[0-9]+\.[0-9]{2}'
+			grep -Eq "^$lock +$t +$ns +$ns +$ns +$x +$ns +$x +$ns +$x *$" "$log" ||
+				fail "$w: the cost table has no row with numbers for $lock at $t threads"
+			# the throughput row: limit/s, reads/s, writes/s, then 'vs limit'
+			grep -Eq "^$lock +$t +[0-9.]+[kMG]?\*? +[0-9.]+[kMG]?\*? +[0-9.]+[kMG]?\*? +$x " "$log" ||
+				fail "$w: the throughput table has no row for $lock at $t threads"
+			for ctx in bare harness limit loop reference; do
 				grep -q "^$w,$lock,[01],$t,$ctx,1," "$dir/compare.csv" ||
 					fail "compare.csv has no $ctx row for $lock at $t threads in $w"
 			done
 		done
 	done
 done
-for f in $figures overhead limit_ratio; do
+for f in $figures overhead limit_ratio reference_ratio; do
 	for s in median min max; do
 		head -1 "$dir/compare.csv" | tr ',' '\n' | grep -qx "${f}_$s" ||
 			fail "compare.csv lacks ${f}_$s"
@@ -57,9 +65,9 @@ for f in $figures overhead limit_ratio; do
 done
 for f in $figures; do
 	n=$(grep -c "\"$f\": {" "$dir/compare.json")
-	[ "$n" = 48 ] || fail "compare.json has $f in $n places, want 48 (16 cells x 3 contexts)"
+	[ "$n" = 80 ] || fail "compare.json has $f in $n places, want 80 (16 cells x 5 contexts)"
 done
-for r in overhead limit_ratio; do
+for r in overhead limit_ratio reference_ratio loop_ns_per_op; do
 	[ "$(grep -c "\"$r\": {" "$dir/compare.json")" = 16 ] || fail "compare.json: $r per cell"
 done
 grep -q '"schema": "cgtorture-compare"' "$dir/compare.json" || fail "compare.json: schema"
@@ -67,13 +75,14 @@ grep -q '"schema": "cgtorture-compare"' "$dir/compare.json" || fail "compare.jso
 python3 - "$dir/compare.csv" <<'PY' || fail "compare.csv: a rate that is not positive or a ratio that is not a number"
 import csv, math, sys
 rows = list(csv.DictReader(open(sys.argv[1])))
-assert len(rows) == 48, len(rows)
+assert len(rows) == 80, len(rows)
 for r in rows:
     assert float(r["reads_per_s_median"]) > 0, r
-    ratio = {"harness": "overhead_median", "bare": "limit_ratio_median"}.get(r["context"])
+    ratio = {"harness": "overhead_median", "bare": "limit_ratio_median",
+             "reference": "reference_ratio_median"}.get(r["context"])
     if ratio:
         assert math.isfinite(float(r[ratio])) and float(r[ratio]) > 0, r
-    if r["context"] == "limit":
+    if r["context"] in ("limit", "loop", "reference"):
         assert r["read_p50_ns_median"] == "" and r["measure_ns_per_op_median"] == "", r
     else:
         assert float(r["measure_ns_per_op_median"]) >= 0, r

@@ -51,6 +51,7 @@ static void setup(void)
 	cfg.repeat = REPEATS;
 	cfg.seed = 18446744073709551557ull;
 	cfg.command = "cgtorture compare --test";
+	cfg.reference = true;
 	cr_assert_not_null(cfg.locks.v[1]);
 	cr_assert_not_null(cfg.workloads.v[0]);
 
@@ -133,11 +134,33 @@ Test(compare_out, summary_is_median_min_max_over_repeats)
 		double l = made_up(0, CGT_CMP_LIMIT, r, CGT_FIG_CPU_PER_OP);
 
 		cr_assert(h / b >= c->overhead.min - 1e-12 && h / b <= c->overhead.max + 1e-12);
+		double ref = made_up(0, CGT_CMP_REFERENCE, r, CGT_FIG_CPU_PER_OP);
+
 		cr_assert(b / l >= c->vs_limit.min - 1e-12 && b / l <= c->vs_limit.max + 1e-12);
+		cr_assert(l / ref >= c->vs_reference.min - 1e-12 &&
+			  l / ref <= c->vs_reference.max + 1e-12);
 	}
+	cr_assert_float_eq(c->loop_ns.median, c->fig[CGT_CMP_LOOP][CGT_FIG_CPU_PER_OP].median,
+			   1e-12);
 	cr_assert_float_eq(c->vs_limit.median,
 			   made_up(0, CGT_CMP_BARE, 2, CGT_FIG_CPU_PER_OP) /
 			   made_up(0, CGT_CMP_LIMIT, 2, CGT_FIG_CPU_PER_OP), 1e-9);
+}
+
+/* compare's loops and --reference reach every variant: none is left to NaN columns */
+Test(compare_out, every_variant_has_its_loops_and_a_reference)
+{
+	for (size_t i = 0; i < cgt_nr_lock_variants; i++) {
+		const struct cgt_lock_ops *ops = cgt_lock_variants[i];
+		const struct cgt_lock_ops *ref = cgt_cmp_reference(ops);
+
+		cr_assert(ops->loops && ops->loops->limit && ops->loops->bare, "%s: no loops",
+			  ops->name);
+		cr_assert_not_null(ref, "%s: reference '%s' is not one of compare's", ops->name,
+				   ops->reference ? ops->reference : "(none)");
+		cr_assert(ref->loops && ref->loops->limit, "%s: its reference has no loop",
+			  ops->name);
+	}
 }
 
 static json_t *get(json_t *o, const char *key)
@@ -177,7 +200,7 @@ Test(compare_out, json_reads_back)
 	root = json_load_file(path, 0, &err);
 	cr_assert_not_null(root, "compare.json: %s (line %d)", err.text, err.line);
 	cr_assert_str_eq(json_string_value(get(root, "schema")), "cgtorture-compare");
-	cr_assert_eq(json_integer_value(get(root, "version")), 2);
+	cr_assert_eq(json_integer_value(get(root, "version")), 3);
 	cr_assert_str_eq(json_string_value(get(root, "command")), cfg.command);
 	cr_assert_eq(json_integer_value(get(get(root, "machine"), "nproc")), 2);
 	cr_assert_str_eq(json_string_value(get(get(root, "machine"), "cpu")), "Test CPU");
@@ -195,6 +218,9 @@ Test(compare_out, json_reads_back)
 		cr_assert(json_is_true(get(cell, "writers_exclusive")));
 		assert_stat(get(cell, "overhead"), &c->overhead, "overhead");
 		assert_stat(get(cell, "limit_ratio"), &c->vs_limit, "limit_ratio");
+		assert_stat(get(cell, "reference_ratio"), &c->vs_reference, "reference_ratio");
+		assert_stat(get(cell, "loop_ns_per_op"), &c->loop_ns, "loop_ns_per_op");
+		cr_assert_str_eq(json_string_value(get(cell, "reference")), c->lock->reference);
 		for (int ctx = 0; ctx < CGT_CMP_NR_CTX; ctx++) {
 			json_t *figs = get(get(get(cell, "contexts"), cgt_cmp_ctx_names[ctx]),
 					   "figures");
@@ -249,7 +275,7 @@ static void assert_csv_stat(char **field, const struct cgt_cmp_stat *s)
 
 Test(compare_out, csv_reads_back)
 {
-	enum { FIXED = 7, COLS = FIXED + 3 * CGT_CMP_NR_FIGS + 6 };
+	enum { FIXED = 7, COLS = FIXED + 3 * CGT_CMP_NR_FIGS + 9 };
 	char path[128], *line = NULL, *field[COLS + 1];
 	size_t cap = 0;
 	FILE *f;
@@ -265,8 +291,9 @@ Test(compare_out, csv_reads_back)
 	cr_assert_eq(split(line, field, COLS + 1), COLS, "header columns");
 	cr_assert_str_eq(field[0], "workload");
 	cr_assert_str_eq(field[FIXED], "reads_per_s_median");
-	cr_assert_str_eq(field[COLS - 6], "overhead_median");
-	cr_assert_str_eq(field[COLS - 3], "limit_ratio_median");
+	cr_assert_str_eq(field[COLS - 9], "overhead_median");
+	cr_assert_str_eq(field[COLS - 6], "limit_ratio_median");
+	cr_assert_str_eq(field[COLS - 3], "reference_ratio_median");
 	while (getline(&line, &cap, f) > 0) {
 		const struct cgt_cmp_cell *c = &res.cells[rows / CGT_CMP_NR_CTX];
 		int ctx = rows % CGT_CMP_NR_CTX;
@@ -281,8 +308,9 @@ Test(compare_out, csv_reads_back)
 		cr_assert_eq(atoi(field[5]), REPEATS);
 		for (int k = 0; k < CGT_CMP_NR_FIGS; k++)
 			assert_csv_stat(&field[FIXED + 3 * k], &c->fig[ctx][k]);
-		assert_csv_stat(&field[COLS - 6], ctx == CGT_CMP_HARNESS ? &c->overhead : &none);
-		assert_csv_stat(&field[COLS - 3], ctx == CGT_CMP_BARE ? &c->vs_limit : &none);
+		assert_csv_stat(&field[COLS - 9], ctx == CGT_CMP_HARNESS ? &c->overhead : &none);
+		assert_csv_stat(&field[COLS - 6], ctx == CGT_CMP_BARE ? &c->vs_limit : &none);
+		assert_csv_stat(&field[COLS - 3], ctx == CGT_CMP_REFERENCE ? &c->vs_reference : &none);
 		rows++;
 	}
 	cr_assert_eq(rows, res.ncells * CGT_CMP_NR_CTX);

@@ -34,15 +34,20 @@ static const struct tunable compare_tunables[] = {
 	  CMP(out), 0, 0 },
 	{ "quiet", T_FLAG, NULL, NULL, "no line per cell as it is measured: the tables only",
 	  CMP(quiet), 0, 0 },
+	{ "reference", T_FLAG, NULL, NULL, "also time each variant's reference primitive, as its "
+	  "users write it (glibc, liburcu, Concurrency Kit), and the limit's ratio to it",
+	  CMP(reference), 0, 0 },
 };
 
 static void compare_help(FILE *f)
 {
 	fprintf(f, "usage: cgtorture compare [OPTION...]\n\n"
 		"The same workload on each lock variant and thread count, one after another, each\n"
-		"measured bare (the variant's own ops), through the harness (as the model takes\n"
-		"css_set_lock) and at its limit (the ops alone, no critical section), with repeats;\n"
-		"a table, compare.csv, compare.json and plots.\n"
+		"measured bare (the variant's lock functions inlined around the critical sections),\n"
+		"through the harness (as the model takes css_set_lock), at its limit (the lock\n"
+		"functions alone, inlined into a loop), the loop's own cost (locks that do nothing)\n"
+		"and with --reference the primitive it is, as its users write it; with repeats;\n"
+		"tables, compare.csv, compare.json and plots.\n"
 		"Exit status: 0 done, 1 a variant's writers overlapped, 2 bad usage.\n\n"
 		"Options:\n");
 	cgt_tunables_table_help(f, compare_tunables, ARRAY_SIZE(compare_tunables));
@@ -137,7 +142,7 @@ int cgt_compare_main(int argc, char **argv)
 	char *command = NULL;
 	size_t len = 0;
 	FILE *m;
-	int ret;
+	int ret, nctx;
 	bool overlapped = false;
 
 	memset(&cfg, 0, sizeof(cfg));
@@ -163,10 +168,10 @@ int cgt_compare_main(int argc, char **argv)
 	cfg.command = command;
 	printf("cgtorture compare:");
 	cgt_tunables_table_values(stdout, compare_tunables, ARRAY_SIZE(compare_tunables), &cfg);
+	nctx = CGT_CMP_NR_CTX - !cfg.reference;
 	printf("\n  %d cell(s) x %d repeat(s) x %d contexts x %g s: about %.0f s\n",
-	       cfg.workloads.n * cfg.threads.n * cfg.locks.n, cfg.repeat, CGT_CMP_NR_CTX,
-	       cfg.duration, cfg.workloads.n * cfg.threads.n * cfg.locks.n * cfg.repeat *
-	       CGT_CMP_NR_CTX * cfg.duration);
+	       cfg.workloads.n * cfg.threads.n * cfg.locks.n, cfg.repeat, nctx, cfg.duration,
+	       cfg.workloads.n * cfg.threads.n * cfg.locks.n * cfg.repeat * nctx * cfg.duration);
 	fflush(stdout);
 
 	ret = cgt_compare(&cfg, &res);

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * cgtorture compare, the driver: every cell (workload x thread count x lock variant) in turn,
- * each repeat measured in the three contexts, in alternating order so that a drift
+ * each repeat measured in every context, in alternating order so that a drift
  * of the machine (another process, the CPU's clock) weighs on all alike; then the median
  * and spread of every figure over the repeats.
  */
@@ -77,6 +77,8 @@ void cgt_cmp_cell_summarise(struct cgt_cmp_cell *c)
 	}
 	c->overhead = cost_ratio(c, CGT_CMP_HARNESS, CGT_CMP_BARE);
 	c->vs_limit = cost_ratio(c, CGT_CMP_BARE, CGT_CMP_LIMIT);
+	c->vs_reference = cost_ratio(c, CGT_CMP_LIMIT, CGT_CMP_REFERENCE);
+	c->loop_ns = c->fig[CGT_CMP_LOOP][CGT_FIG_CPU_PER_OP];
 }
 
 /* The CPU model, as /proc/cpuinfo names it. */
@@ -108,10 +110,14 @@ static void print_cell(const struct cgt_cmp_result *res, int i)
 	for (int ctx = 0; ctx < CGT_CMP_NR_CTX; ctx++)
 		cgt_cmp_format(rate[ctx], sizeof(rate[ctx]), CGT_UNIT_RATE, c->rate[ctx].median);
 	printf("[%3d/%d] %-13s %-14s %4d threads: %7s acquisitions/s limit, %7s bare (x%.2f), "
-	       "%7s harness (x%.2f)%s\n", i + 1, res->ncells, c->workload->name, c->lock->name,
-	       c->threads, rate[CGT_CMP_LIMIT], rate[CGT_CMP_BARE], c->vs_limit.median,
-	       rate[CGT_CMP_HARNESS], c->overhead.median,
-	       c->consistent ? "" : "  WRITERS OVERLAPPED");
+	       "%7s harness (x%.2f), loop %.1fns/op", i + 1, res->ncells, c->workload->name,
+	       c->lock->name, c->threads, rate[CGT_CMP_LIMIT], rate[CGT_CMP_BARE],
+	       c->vs_limit.median, rate[CGT_CMP_HARNESS], c->overhead.median, c->loop_ns.median);
+	if (res->cfg->reference)
+		printf(", reference %s %7s (limit x%.2f)",
+		       c->lock->reference ? c->lock->reference : "none", rate[CGT_CMP_REFERENCE],
+		       c->vs_reference.median);
+	printf("%s\n", c->consistent ? "" : "  WRITERS OVERLAPPED");
 	fflush(stdout);
 }
 
@@ -120,9 +126,12 @@ static int measure_cell(const struct cgt_compare_config *cfg, struct cgt_cmp_cel
 {
 	c->repeats = cfg->repeat;
 	c->consistent = true;
-	c->sample = calloc((size_t)(CGT_CMP_NR_CTX * c->repeats), sizeof(*c->sample));
+	c->sample = malloc((size_t)(CGT_CMP_NR_CTX * c->repeats) * sizeof(*c->sample));
 	if (!c->sample)
 		return -ENOMEM;
+	for (int k = 0; k < CGT_CMP_NR_CTX * c->repeats; k++)
+		for (int f = 0; f < CGT_CMP_NR_FIGS; f++)
+			c->sample[k][f] = NAN;	/* a context not measured has no figures */
 	for (int r = 0; r < c->repeats; r++) {
 		/* the same seed for every context: the same plan and draws in the same threads */
 		uint64_t seed = splitmix64(cfg->seed ^ splitmix64((uint64_t)index << 8 | (uint64_t)r));
@@ -130,10 +139,13 @@ static int measure_cell(const struct cgt_compare_config *cfg, struct cgt_cmp_cel
 		for (int k = 0; k < CGT_CMP_NR_CTX; k++) {
 			int ctx = r % 2 ? CGT_CMP_NR_CTX - 1 - k : k;
 			bool consistent = false;
-			int ret = cgt_cmp_measure(c->workload, c->lock, c->threads, ctx,
+			int ret;
+
+			if (!cgt_cmp_ctx_on(cfg, ctx))
+				continue;
+			ret = cgt_cmp_measure(c->workload, c->lock, c->threads, ctx,
 						  cfg->duration, seed, cgt_cmp_sample(c, ctx, r),
 						  &consistent);
-
 			if (ret)
 				return ret;
 			c->consistent &= consistent;

@@ -1,15 +1,18 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * cgtorture compare: one workload on each chosen lock variant and thread count, cell after
- * cell in one process, with repeats. Each repeat of a cell is measured in three contexts:
- * the limit (the variant's ops alone, in the workload's order, no critical section, no
- * timing: what the primitive itself allows), bare (the ops called directly around the
- * workload's critical sections) and through the harness (cgt_read_lock() and friends, as the
- * model takes css_set_lock: marked points, wait and hold records, lockdep checks, class
- * statistics), with the same order of operations, threads and seeds; so the figures are
- * about the lock, and both the workload's and the harness's costs are ratios beside them.
- * Throughput is counted, never timed per acquisition: one acquisition in CGT_CMP_SAMPLE,
- * chosen at random, is timed for the latency figures, and what that costs is a figure too.
+ * cell in one process, with repeats. Each repeat of a cell is measured in four contexts, and
+ * with --reference five: the limit (the variant's lock functions alone, inlined into a loop
+ * over the workload's order, no critical section, no timing: what the primitive itself
+ * allows), bare (the same inlined functions around the workload's critical sections), through
+ * the harness (cgt_read_lock() and friends, as the model takes css_set_lock: marked points,
+ * wait and hold records, lockdep checks, class statistics), the loop (the limit's loop over
+ * locks that do nothing: its own cost) and the reference (the limit's loop over the primitive
+ * the variant is, as its users write it: glibc's, liburcu's, Concurrency Kit's), with the same
+ * order of operations, threads and seeds; so the figures are about the lock, and the
+ * workload's, the harness's and the loop's costs stand beside them. Throughput is counted,
+ * never timed per acquisition: one acquisition in CGT_LOCK_SAMPLE, chosen at random, is
+ * timed for the latency figures, and what that costs is a figure too.
  */
 #ifndef CGT_COMPARE_H
 #define CGT_COMPARE_H
@@ -21,11 +24,11 @@
 
 #include "../base/prng.h"
 #include "../locks/lock.h"
+#include "../locks/lock_loop.h"
 
 #define CGT_LIST_MAX		16	/* items in a --locks, --threads or --workload list */
 #define CGT_CMP_MAX_THREADS	4096	/* per cell; RLIMIT_NPROC may allow fewer */
 #define CGT_CMP_MAX_REPEAT	100
-#define CGT_CMP_SAMPLE		64	/* one acquisition in this many is timed */
 
 /*
  * A workload: the mix of read and write acquisitions and the critical section of each.
@@ -56,21 +59,19 @@ const char *cgt_workload_names(void);
  * reader visits or the tasks a write moves. Drawn ahead, so that no context pays for the
  * draws and the limit loop runs the same operations.
  */
-#define CGT_CMP_PLAN	4096	/* a power of two */
-struct cgt_cmp_step {
-	unsigned char side;	/* CGT_READ or CGT_WRITE */
-	unsigned char len;
-};
-void cgt_cmp_plan(const struct cgt_workload *w, uint64_t seed, struct cgt_cmp_step *plan);
+void cgt_cmp_plan(const struct cgt_workload *w, uint64_t seed, struct cgt_lock_step *plan);
 
 /* The css_sets and tasks the critical sections work on (compare_workload.c). */
 struct cgt_cmp_data;
 struct cgt_cmp_data *cgt_cmp_data_new(void);
 void cgt_cmp_data_free(struct cgt_cmp_data *d);
-/* cgroup_task_count over @len css_sets, from one @rng picks; @len 0: one shared count read */
-long cgt_cmp_read_section(struct cgt_cmp_data *d, struct prng *rng, unsigned int len);
+/*
+ * cgroup_task_count over @len css_sets of @data (a struct cgt_cmp_data), from one @rng
+ * picks; @len 0: one shared count read. The loops' critical sections (lock_loop.h).
+ */
+long cgt_cmp_read_section(void *data, struct prng *rng, unsigned int len);
 /* cgroup_task_migrate of @len tasks; under the write lock */
-void cgt_cmp_write_section(struct cgt_cmp_data *d, struct prng *rng, unsigned int len);
+void cgt_cmp_write_section(void *data, struct prng *rng, unsigned int len);
 /* Every task still counted once: the writers excluded one another. */
 bool cgt_cmp_data_consistent(struct cgt_cmp_data *d);
 
@@ -99,11 +100,15 @@ struct cgt_compare_config {
 	uint64_t seed;
 	const char *out;		/* the results folder goes in here */
 	bool quiet;			/* no line per cell */
+	bool reference;			/* time each variant's reference primitive too */
 	const char *command;		/* the command line that repeats this comparison */
 };
 
-/* The three contexts each cell is measured in. */
-enum cgt_cmp_ctx { CGT_CMP_BARE, CGT_CMP_HARNESS, CGT_CMP_LIMIT, CGT_CMP_NR_CTX };
+/* The contexts each cell is measured in: the reference only with --reference. */
+enum cgt_cmp_ctx {
+	CGT_CMP_BARE, CGT_CMP_HARNESS, CGT_CMP_LIMIT, CGT_CMP_LOOP, CGT_CMP_REFERENCE,
+	CGT_CMP_NR_CTX
+};
 extern const char *const cgt_cmp_ctx_names[CGT_CMP_NR_CTX];
 
 enum cgt_cmp_unit { CGT_UNIT_RATE, CGT_UNIT_NS, CGT_UNIT_COUNT, CGT_UNIT_S };
@@ -164,6 +169,10 @@ struct cgt_cmp_cell {
 	struct cgt_cmp_stat overhead;
 	/* per acquisition, the bare lock's cost over its limit's: paired within a repeat */
 	struct cgt_cmp_stat vs_limit;
+	/* per acquisition, the limit's cost over its reference's (NaN without --reference) */
+	struct cgt_cmp_stat vs_reference;
+	/* ns of CPU per acquisition the loop itself costs (the loop context's) */
+	struct cgt_cmp_stat loop_ns;
 	bool consistent;			/* every repeat's writers excluded one another */
 };
 
@@ -194,6 +203,17 @@ void cgt_cmp_cell_summarise(struct cgt_cmp_cell *c);
  */
 int cgt_cmp_measure(const struct cgt_workload *w, const struct cgt_lock_ops *ops, int threads,
 		    int ctx, double duration, uint64_t seed, double *fig, bool *consistent);
+/*
+ * compare_reference.c: the primitive a variant is, as its users write it (@ops->reference),
+ * with its loops; NULL if it names none. The loop context's locks that do nothing.
+ */
+const struct cgt_lock_ops *cgt_cmp_reference(const struct cgt_lock_ops *ops);
+extern const struct cgt_lock_ops cgt_cmp_nolock;
+/* Whether a context is measured in this comparison. */
+static inline bool cgt_cmp_ctx_on(const struct cgt_compare_config *cfg, int ctx)
+{
+	return ctx != CGT_CMP_REFERENCE || cfg->reference;
+}
 /* compare_table.c */
 void cgt_cmp_print_tables(FILE *f, const struct cgt_cmp_result *res);
 /* figures.c: a figure in its unit, three significant digits ("850ns", "4.56M"; "-" if NaN) */

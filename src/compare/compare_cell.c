@@ -1,17 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * One measurement of cgtorture compare: a lock variant, a workload and a thread count, in
- * one context, for a duration. Each worker walks the workload's plan of acquisitions (from
- * its own place in it), takes the lock for each, runs the critical section and counts it;
- * one acquisition in CGT_CMP_SAMPLE, chosen at random within each run of that many, is
- * timed into the worker's own histograms, so the count is never paid for by a clock read.
- * After the join the histograms and counts are merged into the figures.
+ * one context, for a duration. Each worker runs one of the loops of locks/lock_loop.h over
+ * the workload's plan of acquisitions (from its own place in it); the timed acquisitions go
+ * into the worker's own histograms, merged with the counts into the figures after the join.
  *
- * The contexts run the same plan, seeds and loop; they differ in how the lock is taken:
- * harness workers are registered harness threads taking it through cgt_lock_acquire(), as
- * the model does, bare workers call the variant's ops, and limit workers call the ops alone,
- * with no critical section and no timing. Every worker is an RCU reader, since rcu-spinlock's,
- * rcu-mutex's and percpu-rwsem's readers are.
+ * The contexts run the same plan, seeds and loops; they differ in what is taken and how:
+ * bare and limit workers run the variant's own loops (its lock functions inlined), harness
+ * workers are registered harness threads running the bare loop over cgt_lock_acquire(), as
+ * the model takes a lock, loop workers run the limit's loop over locks that do nothing, and
+ * reference workers the limit's loop over the variant's reference primitive. Every worker is
+ * an RCU reader, since rcu-spinlock's, rcu-mutex's and percpu-rwsem's readers are.
  */
 #define _GNU_SOURCE		/* RUSAGE_THREAD */
 #include <errno.h>
@@ -32,13 +31,14 @@
 
 struct cmp_run {
 	const struct cgt_workload *w;
+	const struct cgt_lock_ops *ops;	/* what the context takes: the variant, its reference, none */
 	struct cgt_lock lock;
 	struct cgt_cmp_data *data;
 	int ctx;			/* enum cgt_cmp_ctx */
 	int ready;			/* workers at the start line */
 	int go;				/* release-stored: start */
 	int stop;			/* release-stored: finish */
-	struct cgt_cmp_step plan[CGT_CMP_PLAN];
+	struct cgt_lock_step plan[CGT_LOCK_PLAN];
 };
 
 struct cmp_worker {
@@ -48,105 +48,69 @@ struct cmp_worker {
 	struct cgt_thread state;	/* a harness worker's registration */
 	/* sampled acquisition latency: [CGT_READ], [CGT_WRITE]; [CLOCK] one clock read's cost */
 	struct cgt_hist hist[3];
-	long ops[2];
-	long sink;			/* what the readers counted, so no read is optimised away */
+	struct cgt_lock_loop loop;
 	double cpu[2];			/* user and system seconds */
 };
 
-static inline __attribute__((always_inline)) void lock_take(struct cgt_lock *lock, int side,
-							   bool harness)
-{
-	if (harness)
-		cgt_lock_acquire(lock, side);
-	else if (side == CGT_WRITE)
-		lock->ops->write_lock(lock);
-	else
-		lock->ops->read_lock(lock);
-}
-
-static inline __attribute__((always_inline)) void lock_drop(struct cgt_lock *lock, int side,
-							   bool harness)
-{
-	if (harness)
-		cgt_lock_release(lock, side);
-	else if (side == CGT_WRITE)
-		lock->ops->write_unlock(lock);
-	else
-		lock->ops->read_unlock(lock);
-}
-
 #define CLOCK		2	/* the histogram of the clock's own cost */
-#define PLAN_NEXT(pos)	(((pos) + 1) & (CGT_CMP_PLAN - 1))
 
 /*
- * The bare and harness contexts (@harness a constant: each gets its own loop). The sampled
- * acquisition's clock reads are timed by a third read: what sampling costs is measured in
- * the same run, not assumed (its median, as a read cut by preemption is not its cost).
+ * A timed acquisition of the bare and harness loops. The clock reads are timed by a third
+ * read: what sampling costs is measured in the same run, not assumed (its median, as a read
+ * cut by preemption is not its cost).
  */
-static inline __attribute__((always_inline)) void work(struct cmp_worker *wk, bool harness)
+static void sampled(void *arg, int side, uint64_t lock_ns, uint64_t clock_ns)
 {
-	struct cmp_run *run = wk->run;
-	struct cgt_lock *lock = &run->lock;
-	unsigned int pos = prng_below(&wk->rng, CGT_CMP_PLAN);
-	long ops[2] = { 0, 0 }, sink = 0;
+	struct cmp_worker *wk = arg;
 
-	/* one run at least, so that every worker has a figure however late it was let run */
-	do {
-		unsigned int pick = prng_below(&wk->rng, CGT_CMP_SAMPLE);
-
-		for (unsigned int i = 0; i < CGT_CMP_SAMPLE; i++, pos = PLAN_NEXT(pos)) {
-			const struct cgt_cmp_step *step = &run->plan[pos];
-			int side = step->side;
-
-			if (unlikely(i == pick)) {
-				uint64_t t0 = cgt_clock_ns(), t1, t2;
-
-				lock_take(lock, side, harness);
-				t1 = cgt_clock_ns();
-				t2 = cgt_clock_ns();
-				cgt_hist_record(&wk->hist[side], t1 - t0);
-				cgt_hist_record(&wk->hist[CLOCK], t2 - t1);
-			} else {
-				lock_take(lock, side, harness);
-			}
-			if (side == CGT_READ)
-				sink += cgt_cmp_read_section(run->data, &wk->rng, step->len);
-			else
-				cgt_cmp_write_section(run->data, &wk->rng, step->len);
-			lock_drop(lock, side, harness);
-			ops[side]++;
-		}
-	} while (!__atomic_load_n(&run->stop, __ATOMIC_ACQUIRE));
-	wk->ops[CGT_READ] = ops[CGT_READ];
-	wk->ops[CGT_WRITE] = ops[CGT_WRITE];
-	wk->sink = sink;
+	cgt_hist_record(&wk->hist[side], lock_ns);
+	cgt_hist_record(&wk->hist[CLOCK], clock_ns);
 }
 
-/* The limit: the same plan's lock operations, and nothing else. */
-static void limit(struct cmp_worker *wk)
+static void harness_read_lock(struct cgt_lock *lock)
+{
+	cgt_lock_acquire(lock, CGT_READ);
+}
+
+static void harness_read_unlock(struct cgt_lock *lock)
+{
+	cgt_lock_release(lock, CGT_READ);
+}
+
+static void harness_write_lock(struct cgt_lock *lock)
+{
+	cgt_lock_acquire(lock, CGT_WRITE);
+}
+
+static void harness_write_unlock(struct cgt_lock *lock)
+{
+	cgt_lock_release(lock, CGT_WRITE);
+}
+
+/* The harness context: the bare loop, the lock taken as the model takes it. */
+static void harness_loop(struct cgt_lock *lock, struct cgt_lock_loop *l)
+{
+	cgt_lock_loop_bare(lock, l, harness_read_lock, harness_read_unlock, harness_write_lock,
+			   harness_write_unlock);
+}
+
+static void work(struct cmp_worker *wk)
 {
 	struct cmp_run *run = wk->run;
-	struct cgt_lock *lock = &run->lock;
-	const struct cgt_lock_ops *ops = lock->ops;
-	unsigned int pos = prng_below(&wk->rng, CGT_CMP_PLAN);
-	long n[2] = { 0, 0 };
+	struct cgt_lock_loop *l = &wk->loop;
 
-	do {
-		for (unsigned int i = 0; i < CGT_CMP_SAMPLE; i++, pos = PLAN_NEXT(pos)) {
-			int side = run->plan[pos].side;
-
-			if (side == CGT_READ) {
-				ops->read_lock(lock);
-				ops->read_unlock(lock);
-			} else {
-				ops->write_lock(lock);
-				ops->write_unlock(lock);
-			}
-			n[side]++;
-		}
-	} while (!__atomic_load_n(&run->stop, __ATOMIC_ACQUIRE));
-	wk->ops[CGT_READ] = n[CGT_READ];
-	wk->ops[CGT_WRITE] = n[CGT_WRITE];
+	*l = (struct cgt_lock_loop){
+		.plan = run->plan, .pos = prng_below(&wk->rng, CGT_LOCK_PLAN), .stop = &run->stop,
+		.rng = &wk->rng, .read_section = cgt_cmp_read_section,
+		.write_section = cgt_cmp_write_section, .data = run->data, .sampled = sampled,
+		.arg = wk,
+	};
+	if (run->ctx == CGT_CMP_HARNESS)
+		harness_loop(&run->lock, l);
+	else if (run->ctx == CGT_CMP_BARE)
+		run->ops->loops->bare(&run->lock, l);
+	else
+		run->ops->loops->limit(&run->lock, l);
 }
 
 static double tv_sec(const struct timeval *tv)
@@ -167,12 +131,7 @@ static void *cmp_worker_main(void *arg)
 	while (!__atomic_load_n(&run->go, __ATOMIC_ACQUIRE))
 		sched_yield();
 	getrusage(RUSAGE_THREAD, &r0);
-	if (run->ctx == CGT_CMP_HARNESS)
-		work(wk, true);
-	else if (run->ctx == CGT_CMP_BARE)
-		work(wk, false);
-	else
-		limit(wk);
+	work(wk);
 	getrusage(RUSAGE_THREAD, &r1);
 	wk->cpu[0] = tv_sec(&r1.ru_utime) - tv_sec(&r0.ru_utime);
 	wk->cpu[1] = tv_sec(&r1.ru_stime) - tv_sec(&r0.ru_stime);
@@ -203,8 +162,6 @@ static void fill_figures(struct cmp_worker *wk, int threads, double elapsed, dou
 	double cpu[2] = { 0, 0 };
 	long ops[2] = { 0, 0 };
 
-	for (int f = 0; f < CGT_CMP_NR_FIGS; f++)
-		fig[f] = NAN;
 	if (!h)
 		return;
 	for (int k = 0; k < 3; k++)
@@ -212,7 +169,7 @@ static void fill_figures(struct cmp_worker *wk, int threads, double elapsed, dou
 	for (int i = 0; i < threads; i++) {
 		for (int side = CGT_READ; side <= CGT_WRITE; side++) {
 			cgt_hist_merge(&h[side], &wk[i].hist[side]);
-			ops[side] += wk[i].ops[side];
+			ops[side] += wk[i].loop.ops[side];
 			cpu[side] += wk[i].cpu[side];	/* [0] user, [1] system */
 		}
 		cgt_hist_merge(&h[CLOCK], &wk[i].hist[CLOCK]);
@@ -284,21 +241,31 @@ static int run_workers(struct cmp_run *run, struct cmp_worker *wk, int threads,
 int cgt_cmp_measure(const struct cgt_workload *w, const struct cgt_lock_ops *ops, int threads,
 		    int ctx, double duration, uint64_t seed, double *fig, bool *consistent)
 {
+	const struct cgt_lock_ops *take = ctx == CGT_CMP_REFERENCE ? cgt_cmp_reference(ops) :
+					  ctx == CGT_CMP_LOOP ? &cgt_cmp_nolock : ops;
 	struct cmp_run *run = calloc(1, sizeof(*run));
 	struct cmp_worker *wk = calloc((size_t)threads, sizeof(*wk));
 	double elapsed = 0;
 	int ret = -ENOMEM;
 
+	for (int f = 0; f < CGT_CMP_NR_FIGS; f++)
+		fig[f] = NAN;
+	*consistent = true;
+	if (!take) {		/* a variant with no reference: its figures stay NaN */
+		ret = 0;
+		goto out;
+	}
 	if (!run || !wk)
 		goto out;
 	run->data = cgt_cmp_data_new();
 	if (!run->data)
 		goto out;
 	run->w = w;
+	run->ops = take;
 	run->ctx = ctx;
 	cgt_cmp_plan(w, seed, run->plan);
 	cgt_lock_classes_reset();
-	cgt_lock_init(&run->lock, ops, "css_set_lock");
+	cgt_lock_init(&run->lock, take, "css_set_lock");
 	ret = run_workers(run, wk, threads, duration, seed, &elapsed);
 	if (!ret) {
 		fill_figures(wk, threads, elapsed, fig);

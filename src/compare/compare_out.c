@@ -2,13 +2,14 @@
 /*
  * compare.csv and compare.json, each written to a temporary file and renamed into place.
  *
- * compare.csv: one row per workload, lock variant, thread count and context; for every
- * figure its median, min and max over the repeats (empty where the context has no such
- * figure), then the harness's overhead on the harness rows and the bare lock's cost over its
- * limit's on the bare rows.
- * compare.json, schema "cgtorture-compare" version 2: the machine, the configuration, and
- * per cell both ratios, and every figure of each context (bare, harness, limit) with its
- * median, min, max and every repeat.
+ * compare.csv: one row per workload, lock variant, thread count and context measured; for
+ * every figure its median, min and max over the repeats (empty where the context has no such
+ * figure), then the harness's overhead on the harness rows, the bare lock's cost over its
+ * limit's on the bare rows and the limit's over its reference's on the reference rows.
+ * compare.json, schema "cgtorture-compare" version 3: the machine, the configuration, and
+ * per cell the ratios, the loop's own cost, the reference's name, and every figure of each
+ * context measured (bare, harness, limit, loop, reference) with its median, min, max and
+ * every repeat.
  */
 #include <errno.h>
 #include <jansson.h>
@@ -19,7 +20,7 @@
 #include "compare.h"
 #include "../base/files.h"
 
-#define CGT_COMPARE_VERSION	2
+#define CGT_COMPARE_VERSION	3
 
 static void csv_number(FILE *f, double v)
 {
@@ -51,13 +52,16 @@ int cgt_cmp_write_csv(const struct cgt_cmp_result *res, const char *dir)
 		fprintf(m, ",%s_median,%s_min,%s_max", cgt_cmp_figs[f].key, cgt_cmp_figs[f].key,
 			cgt_cmp_figs[f].key);
 	fputs(",overhead_median,overhead_min,overhead_max"
-	      ",limit_ratio_median,limit_ratio_min,limit_ratio_max\n", m);
+	      ",limit_ratio_median,limit_ratio_min,limit_ratio_max"
+	      ",reference_ratio_median,reference_ratio_min,reference_ratio_max\n", m);
 	for (int i = 0; i < res->ncells; i++) {
 		const struct cgt_cmp_cell *c = &res->cells[i];
 
 		for (int ctx = 0; ctx < CGT_CMP_NR_CTX; ctx++) {
 			static const struct cgt_cmp_stat none = { NAN, NAN, NAN };
 
+			if (!cgt_cmp_ctx_on(res->cfg, ctx))
+				continue;
 			fprintf(m, "%s,%s,%d,%d,%s,%d,%d", c->workload->name, c->lock->name,
 				c->lock->sleeps, c->threads, cgt_cmp_ctx_names[ctx], c->repeats,
 				c->consistent);
@@ -65,6 +69,7 @@ int cgt_cmp_write_csv(const struct cgt_cmp_result *res, const char *dir)
 				csv_stat(m, &c->fig[ctx][f]);
 			csv_stat(m, ctx == CGT_CMP_HARNESS ? &c->overhead : &none);
 			csv_stat(m, ctx == CGT_CMP_BARE ? &c->vs_limit : &none);
+			csv_stat(m, ctx == CGT_CMP_REFERENCE ? &c->vs_reference : &none);
 			fputc('\n', m);
 		}
 	}
@@ -120,9 +125,9 @@ static json_t *config_json(const struct cgt_compare_config *cfg)
 			"burst_len", w->burst_len, "burst_tasks", w->burst_tasks));
 	}
 	snprintf(seed, sizeof(seed), "%llu", (unsigned long long)cfg->seed);
-	return json_pack("{s:o, s:o, s:o, s:f, s:i, s:s}", "locks", locks, "threads", threads,
+	return json_pack("{s:o, s:o, s:o, s:f, s:i, s:s, s:b}", "locks", locks, "threads", threads,
 			 "workloads", workloads, "duration_s", cfg->duration, "repeat", cfg->repeat,
-			 "seed", seed);
+			 "seed", seed, "reference", cfg->reference);
 }
 
 int cgt_cmp_write_json(const struct cgt_cmp_result *res, const char *dir)
@@ -133,16 +138,22 @@ int cgt_cmp_write_json(const struct cgt_cmp_result *res, const char *dir)
 
 	for (int i = 0; i < res->ncells; i++) {
 		const struct cgt_cmp_cell *c = &res->cells[i];
+		json_t *contexts = json_object();
 
+		for (int ctx = 0; ctx < CGT_CMP_NR_CTX; ctx++)
+			if (cgt_cmp_ctx_on(res->cfg, ctx))
+				json_object_set_new(contexts, cgt_cmp_ctx_names[ctx],
+						    context_json(c, ctx));
 		json_array_append_new(cells, json_pack(
-			"{s:s, s:s, s:b, s:i, s:i, s:b, s:o, s:o, s:{s:o, s:o, s:o}}",
+			"{s:s, s:s, s:b, s:i, s:i, s:b, s:o, s:o, s:o, s:o, s:o, s:o}",
 			"workload", c->workload->name, "lock", c->lock->name,
 			"sleeps", c->lock->sleeps, "threads", c->threads, "repeats", c->repeats,
 			"writers_exclusive", c->consistent, "overhead", stat_json(&c->overhead),
 			"limit_ratio", stat_json(&c->vs_limit),
-			"contexts", "bare", context_json(c, CGT_CMP_BARE),
-			"harness", context_json(c, CGT_CMP_HARNESS),
-			"limit", context_json(c, CGT_CMP_LIMIT)));
+			"reference_ratio", stat_json(&c->vs_reference),
+			"loop_ns_per_op", stat_json(&c->loop_ns),
+			"reference", c->lock->reference ? json_string(c->lock->reference) : json_null(),
+			"contexts", contexts));
 	}
 	root = json_pack("{s:s, s:i, s:s, s:{s:i, s:s, s:s}, s:f, s:o, s:o}",
 			 "schema", "cgtorture-compare", "version", CGT_COMPARE_VERSION,

@@ -2,9 +2,10 @@
 /*
  * The terminal tables of cgtorture compare: per workload, one row per lock variant and thread
  * count, one column per figure (medians over the repeats), the best of each column among the
- * variants at the same thread count marked with '*'. Two tables, so each fits a terminal:
- * throughput and cost, then latency and fairness; then a few lines drawn from the numbers
- * that say which variant leads where.
+ * variants at the same thread count marked with '*'. Three tables, so each fits a terminal:
+ * the cost of one acquisition in each context (what the loop, the primitive, its reference,
+ * the workload and the harness each add), throughput, then latency and fairness; then a few
+ * lines drawn from the numbers that say which variant leads where.
  */
 #include <math.h>
 #include <string.h>
@@ -16,12 +17,28 @@
 #define COL_OVERHEAD	(-2)	/* harness cost per acquisition over the bare lock's */
 #define COL_RATE	(-3)	/* acquisitions per second */
 #define COL_VS_LIMIT	(-4)	/* the bare lock's cost per acquisition over its limit's */
+#define COL_VS_REF	(-5)	/* the limit's cost per acquisition over its reference's */
 
 struct column {
 	const char *head;
 	int ctx;
 	int fig;		/* enum cgt_cmp_fig, or COL_* */
 	int best;		/* 1: highest is best, -1: lowest, 0: not marked */
+};
+
+enum { COST_LOOP, COST_LIMIT, COST_REF, COST_VS_REF, COST_BARE, COST_VS_LIMIT, COST_HARNESS,
+       COST_OVERHEAD, NR_COST };
+
+/* CPU time per acquisition in each context, and their ratios */
+static const struct column cost_cols[NR_COST] = {
+	[COST_LOOP]	= { "loop", CGT_CMP_LOOP, CGT_FIG_CPU_PER_OP, 0 },
+	[COST_LIMIT]	= { "limit", CGT_CMP_LIMIT, CGT_FIG_CPU_PER_OP, -1 },
+	[COST_REF]	= { "reference", CGT_CMP_REFERENCE, CGT_FIG_CPU_PER_OP, -1 },
+	[COST_VS_REF]	= { "lim/ref", CGT_CMP_REFERENCE, COL_VS_REF, 0 },
+	[COST_BARE]	= { "bare", CGT_CMP_BARE, CGT_FIG_CPU_PER_OP, -1 },
+	[COST_VS_LIMIT]	= { "bare/lim", CGT_CMP_BARE, COL_VS_LIMIT, 0 },
+	[COST_HARNESS]	= { "harness", CGT_CMP_HARNESS, CGT_FIG_CPU_PER_OP, -1 },
+	[COST_OVERHEAD]	= { "harn/bare", CGT_CMP_HARNESS, COL_OVERHEAD, 0 },
 };
 
 static const struct column throughput_cols[] = {
@@ -32,9 +49,7 @@ static const struct column throughput_cols[] = {
 	{ "spread", CGT_CMP_BARE, COL_SPREAD, -1 },
 	{ "user s", CGT_CMP_BARE, CGT_FIG_USER_S, -1 },
 	{ "sys s", CGT_CMP_BARE, CGT_FIG_SYS_S, -1 },
-	{ "cpu/op", CGT_CMP_BARE, CGT_FIG_CPU_PER_OP, -1 },
 	{ "meas/op", CGT_CMP_BARE, CGT_FIG_MEAS_PER_OP, 0 },
-	{ "harness", CGT_CMP_HARNESS, COL_OVERHEAD, 0 },
 };
 
 static const struct column latency_cols[] = {
@@ -58,6 +73,8 @@ static double value(const struct cgt_cmp_cell *c, const struct column *col)
 		return c->overhead.median;
 	if (col->fig == COL_VS_LIMIT)
 		return c->vs_limit.median;
+	if (col->fig == COL_VS_REF)
+		return c->vs_reference.median;
 	if (col->fig == COL_RATE)
 		return r->median;
 	if (col->fig == COL_SPREAD)
@@ -71,7 +88,7 @@ static void format(char *buf, size_t len, const struct column *col, double v)
 		snprintf(buf, len, "-");
 	else if (col->fig == COL_SPREAD)
 		snprintf(buf, len, "%.0f%%", v * 100);
-	else if (col->fig == COL_OVERHEAD || col->fig == COL_VS_LIMIT)
+	else if (col->fig == COL_OVERHEAD || col->fig == COL_VS_LIMIT || col->fig == COL_VS_REF)
 		snprintf(buf, len, "x%.2f", v);
 	else if (col->fig == COL_RATE)
 		cgt_cmp_format(buf, len, CGT_UNIT_RATE, v);
@@ -102,7 +119,8 @@ static void print_table(FILE *f, const struct cgt_cmp_result *res, int first, in
 
 	fprintf(f, "%-14s %7s", "lock", "threads");
 	for (int k = 0; k < ncols; k++)
-		fprintf(f, " %*s ", COL_WIDTH, cols[k].head);
+		if (cgt_cmp_ctx_on(res->cfg, cols[k].ctx))
+			fprintf(f, " %*s ", COL_WIDTH, cols[k].head);
 	fputc('\n', f);
 	for (int g = first; g < last; ) {
 		int end = g;
@@ -115,6 +133,8 @@ static void print_table(FILE *f, const struct cgt_cmp_result *res, int first, in
 			for (int k = 0; k < ncols; k++) {
 				double v = value(&cells[i], &cols[k]);
 
+				if (!cgt_cmp_ctx_on(res->cfg, cols[k].ctx))
+					continue;
 				format(buf, sizeof(buf), &cols[k], v);
 				fprintf(f, " %*s%c", COL_WIDTH, buf,
 					end - g > 1 && v == best_of(cells, g, end, &cols[k]) ? '*' : ' ');
@@ -157,20 +177,50 @@ static void name_value(char *buf, size_t len, const struct cgt_cmp_cell *c, int 
 	snprintf(buf, len, "%s (%s)", c->lock->name, v);
 }
 
-/* How many cells of [first, last) at @threads have @ratio's median within 1.25 (and how many have one). */
+/*
+ * How many cells of [first, last) at @threads have the median of ratio column @col within
+ * 1.25 (and how many have one).
+ */
 static int within(const struct cgt_cmp_cell *cells, int first, int last, int threads,
-		  bool overhead, int *of)
+		  const struct column *col, int *of)
 {
 	int n = 0;
 
 	*of = 0;
 	for (int i = first; i < last; i++) {
-		double r = overhead ? cells[i].overhead.median : cells[i].vs_limit.median;
+		double r = value(&cells[i], col);
 
 		if (cells[i].threads != threads || isnan(r))
 			continue;
 		++*of;
 		n += r <= 1.25;
+	}
+	return n;
+}
+
+/*
+ * The pairs of variants at @threads that the limit's cost per acquisition and the
+ * reference's put in the same order (of those both have): whether the limit ranks them as
+ * the primitives they are rank.
+ */
+static int ranked_alike(const struct cgt_cmp_cell *cells, int first, int last, int threads,
+			int *of)
+{
+	int n = 0;
+
+	*of = 0;
+	for (int i = first; i < last; i++) {
+		for (int j = i + 1; j < last; j++) {
+			const struct column *lim = &cost_cols[COST_LIMIT], *ref = &cost_cols[COST_REF];
+			double li = value(&cells[i], lim), lj = value(&cells[j], lim);
+			double ri = value(&cells[i], ref), rj = value(&cells[j], ref);
+
+			if (cells[i].threads != threads || cells[j].threads != threads ||
+			    isnan(li + lj + ri + rj))
+				continue;
+			++*of;
+			n += (li < lj) == (ri < rj);
+		}
 	}
 	return n;
 }
@@ -244,11 +294,33 @@ static void print_reading(FILE *f, const struct cgt_cmp_result *res, int first, 
 		fputs(".\n", f);
 		break;
 	}
-	n = within(cells, first, last, cells[lo].threads, false, &of);
-	fprintf(f, "At %d thread%s the bare lock is within x1.25 of its limit for %d of %d "
-		"variants", cells[lo].threads, cells[lo].threads == 1 ? "" : "s", n, of);
-	n = within(cells, first, last, cells[lo].threads, true, &of);
+	fprintf(f, "At %d thread%s", cells[lo].threads, cells[lo].threads == 1 ? "" : "s");
+	if (res->cfg->reference) {
+		n = within(cells, first, last, cells[lo].threads, &cost_cols[COST_VS_REF], &of);
+		fprintf(f, " the limit is within x1.25 of its reference for %d of %d variants",
+			n, of);
+		n = ranked_alike(cells, first, last, cells[lo].threads, &of);
+		fprintf(f, " (%d of %d pairs of variants in the same order by both),", n, of);
+	}
+	n = within(cells, first, last, cells[lo].threads, &cost_cols[COST_VS_LIMIT], &of);
+	fprintf(f, " the bare lock within x1.25 of its limit for %d of %d", n, of);
+	n = within(cells, first, last, cells[lo].threads, &cost_cols[COST_OVERHEAD], &of);
 	fprintf(f, ", and the harness within x1.25 of the bare lock for %d of %d.\n", n, of);
+}
+
+
+/* Each variant's reference, once: "rwlock: ck_rwlock (Concurrency Kit's ...)". */
+static void print_references(FILE *f, const struct cgt_cmp_result *res, int first, int last)
+{
+	fputs("References:", f);
+	for (int i = first; i < last && res->cells[i].threads == res->cells[first].threads; i++) {
+		const struct cgt_lock_ops *ops = res->cells[i].lock, *ref = cgt_cmp_reference(ops);
+
+		fprintf(f, "\n  %-14s %s", ops->name, ref ? ref->name : "none");
+		if (ref)
+			fprintf(f, ": %s", ref->desc);
+	}
+	fputc('\n', f);
 }
 
 void cgt_cmp_print_tables(FILE *f, const struct cgt_cmp_result *res)
@@ -261,15 +333,21 @@ void cgt_cmp_print_tables(FILE *f, const struct cgt_cmp_result *res)
 		int last = first + per_workload;
 
 		fprintf(f, "\nworkload %s: %s\n", w->name, w->desc);
-		fprintf(f, "The bare lock's figures, medians of %d repeat(s) of %g s. 'limit/s': the "
-			"variant's ops alone, in the same order (no critical\nsection, no timing); "
-			"'vs limit' and 'harness': the bare lock's CPU time per acquisition over the "
-			"limit's, and the harness's over the bare lock's.\n'meas/op': what timing one "
-			"acquisition in %d cost per acquisition. 'wr wait' (worst writer wait) and "
-			"'passed' (reads that got in while a\nwriter waited) come from the harness's "
-			"lock tracking, at its tick. 'spread' is (max - min) / median of the "
-			"acquisition rate. * marks the best at each\nthread count.\n\n", cfg->repeat,
-			cfg->duration, CGT_CMP_SAMPLE);
+		fprintf(f, "Medians of %d repeat(s) of %g s; * marks the best at each thread count. "
+			"CPU time per acquisition: 'loop', the limit's loop\nover locks that do "
+			"nothing (its own cost, in every figure, subtracted from none); 'limit', the "
+			"variant's lock functions alone, inlined\ninto that loop; 'reference' (with "
+			"--reference), the primitive it is, as its users write it, in the same loop; "
+			"'bare', the lock\naround the workload's critical sections; 'harness', taken "
+			"as the model takes css_set_lock.\n\n", cfg->repeat, cfg->duration);
+		print_table(f, res, first, last, cost_cols, NR_COST);
+		if (cfg->reference)
+			print_references(f, res, first, last);
+		fprintf(f, "\nThe bare lock's: 'limit/s', the limit's acquisitions/s; 'meas/op': what "
+			"timing one acquisition in %d cost per acquisition. 'wr wait'\n(worst writer "
+			"wait) and 'passed' (reads that got in while a writer waited) come from the "
+			"harness's lock tracking, at its tick. 'spread'\nis (max - min) / median of "
+			"the acquisition rate.\n\n", CGT_LOCK_SAMPLE);
 		print_table(f, res, first, last, throughput_cols, (int)ARRAY_SIZE(throughput_cols));
 		fputc('\n', f);
 		print_table(f, res, first, last, latency_cols, (int)ARRAY_SIZE(latency_cols));

@@ -54,14 +54,14 @@ const char *cgt_workload_names(void)
 	return buf;
 }
 
-void cgt_cmp_plan(const struct cgt_workload *w, uint64_t seed, struct cgt_cmp_step *plan)
+void cgt_cmp_plan(const struct cgt_workload *w, uint64_t seed, struct cgt_lock_step *plan)
 {
 	unsigned int burst_left = 0;
 	struct prng rng;
 
 	prng_seed(&rng, seed, ~0ull);
-	for (int i = 0; i < CGT_CMP_PLAN; i++) {
-		struct cgt_cmp_step *s = &plan[i];
+	for (int i = 0; i < CGT_LOCK_PLAN; i++) {
+		struct cgt_lock_step *s = &plan[i];
 
 		s->side = CGT_WRITE;
 		s->len = (unsigned char)w->write_len;
@@ -107,8 +107,9 @@ void cgt_cmp_data_free(struct cgt_cmp_data *d)
 	free(d);
 }
 
-long cgt_cmp_read_section(struct cgt_cmp_data *d, struct prng *rng, unsigned int len)
+long cgt_cmp_read_section(void *data, struct prng *rng, unsigned int len)
 {
+	struct cgt_cmp_data *d = data;
 	unsigned int first;
 	long count = 0;
 
@@ -120,8 +121,9 @@ long cgt_cmp_read_section(struct cgt_cmp_data *d, struct prng *rng, unsigned int
 	return count;
 }
 
-void cgt_cmp_write_section(struct cgt_cmp_data *d, struct prng *rng, unsigned int len)
+void cgt_cmp_write_section(void *data, struct prng *rng, unsigned int len)
 {
+	struct cgt_cmp_data *d = data;
 	unsigned int t = prng_below(rng, CMP_TASKS);
 	int to = (int)prng_below(rng, CMP_CSETS);
 

@@ -15,6 +15,7 @@
 #include "../core/point.h"
 
 struct cgt_lock;
+struct cgt_lock_loops;
 
 /*
  * Who gets a contended lock first: what the controlled scheduler keeps (it takes the
@@ -45,6 +46,10 @@ struct cgt_lock_ops {
 	void (*write_lock)(struct cgt_lock *lock);
 	void (*write_unlock)(struct cgt_lock *lock);
 	void (*destroy)(struct cgt_lock *lock);
+	/* compare's loops, with the fast path above inlined (CGT_LOCK_LOOPS, lock_loop.h) */
+	const struct cgt_lock_loops *loops;
+	/* what compare --reference times beside it: a primitive as its users write it */
+	const char *reference;
 };
 
 /* Room for any variant's state; each variant checks its own fits with a static assert. */

@@ -9,6 +9,7 @@
 #include <pthread.h>
 
 #include "lock.h"
+#include "lock_loop.h"
 
 _Static_assert(sizeof(pthread_mutex_t) <= CGT_LOCK_PRIV_SIZE, "mutex state too large");
 
@@ -32,6 +33,8 @@ static void mutex_destroy(struct cgt_lock *lock)
 	pthread_mutex_destroy(cgt_lock_priv(lock, pthread_mutex_t));
 }
 
+CGT_LOCK_LOOPS(mutex, mutex_lock, mutex_unlock, mutex_lock, mutex_unlock);
+
 const struct cgt_lock_ops mutex_lock_ops = {
 	.name		= "mutex",
 	.desc		= "sleeping exclusive (struct mutex), no fairness promised",
@@ -44,4 +47,6 @@ const struct cgt_lock_ops mutex_lock_ops = {
 	.write_lock	= mutex_lock,
 	.write_unlock	= mutex_unlock,
 	.destroy	= mutex_destroy,
+	.loops		= &mutex_loops,
+	.reference	= "pthread_mutex",
 };

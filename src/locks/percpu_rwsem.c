@@ -21,6 +21,7 @@
  * threads (cgt_rcu_register_thread).
  */
 #define _GNU_SOURCE	/* sched_getcpu */
+#define _LGPL_SOURCE	/* compare's loops inline liburcu's read side (rcu_fast.h) */
 #include <pthread.h>
 #include <sched.h>
 #include <stdio.h>
@@ -28,6 +29,8 @@
 #include <unistd.h>
 
 #include "lock.h"
+#include "lock_loop.h"
+#include "rcu_fast.h"
 #include "../base/futex.h"
 #include "../core/rcu.h"
 #include "../core/thread.h"
@@ -185,31 +188,38 @@ static void pcpu_wake(struct percpu_rwsem *s)
 }
 
 /* percpu_down_read */
-static void pcpu_down_read(struct cgt_lock *lock)
+/*
+ * percpu_down_read, inside the read-side section of @rl and @ru: the model's RCU, or for
+ * compare's loops liburcu's own.
+ */
+static inline __attribute__((always_inline)) void down_read(struct cgt_lock *lock,
+							     cgt_lock_fn *rl, cgt_lock_fn *ru)
 {
 	struct percpu_rwsem *s = sem_of(lock);
 
-	rcu_read_lock();
+	rl(lock);
 	if (likely(rcu_sync_is_idle(s))) {
 		__atomic_fetch_add(this_cpu_count(s), 1, __ATOMIC_RELAXED);
-		rcu_read_unlock();
+		ru(lock);
 		return;
 	}
 	if (down_read_trylock_slow(s)) {
-		rcu_read_unlock();
+		ru(lock);
 		return;
 	}
 	/* __percpu_down_read: never sleep inside the read-side section */
-	rcu_read_unlock();
+	ru(lock);
 	pcpu_wait(s, true);
 }
 
 /* percpu_up_read */
-static void pcpu_up_read(struct cgt_lock *lock)
+/* percpu_up_read, as down_read() */
+static inline __attribute__((always_inline)) void up_read(struct cgt_lock *lock,
+							   cgt_lock_fn *rl, cgt_lock_fn *ru)
 {
 	struct percpu_rwsem *s = sem_of(lock);
 
-	rcu_read_lock();
+	rl(lock);
 	if (likely(rcu_sync_is_idle(s))) {
 		__atomic_fetch_sub(this_cpu_count(s), 1, __ATOMIC_RELAXED);
 	} else {
@@ -217,7 +227,39 @@ static void pcpu_up_read(struct cgt_lock *lock)
 		__atomic_fetch_sub(this_cpu_count(s), 1, __ATOMIC_SEQ_CST);
 		rcuwait_wake_up(s);
 	}
+	ru(lock);
+}
+
+static void model_rcu_read_lock(struct cgt_lock *lock)
+{
+	(void)lock;
+	rcu_read_lock();
+}
+
+static void model_rcu_read_unlock(struct cgt_lock *lock)
+{
+	(void)lock;
 	rcu_read_unlock();
+}
+
+static void pcpu_down_read(struct cgt_lock *lock)
+{
+	down_read(lock, model_rcu_read_lock, model_rcu_read_unlock);
+}
+
+static void pcpu_up_read(struct cgt_lock *lock)
+{
+	up_read(lock, model_rcu_read_lock, model_rcu_read_unlock);
+}
+
+static void pcpu_down_read_fast(struct cgt_lock *lock)
+{
+	down_read(lock, rcu_read_lock_fast, rcu_read_unlock_fast);
+}
+
+static void pcpu_up_read_fast(struct cgt_lock *lock)
+{
+	up_read(lock, rcu_read_lock_fast, rcu_read_unlock_fast);
 }
 
 /*
@@ -354,6 +396,8 @@ static void pcpu_destroy(struct cgt_lock *lock)
 	free(s);
 }
 
+CGT_LOCK_LOOPS(pcpu, pcpu_down_read_fast, pcpu_up_read_fast, pcpu_down_write, pcpu_up_write);
+
 const struct cgt_lock_ops percpu_rwsem_lock_ops = {
 	.name		= "percpu-rwsem",
 	.desc		= "sleeping reader/writer (percpu_rw_semaphore), per-CPU readers, writer-preferring",
@@ -366,4 +410,6 @@ const struct cgt_lock_ops percpu_rwsem_lock_ops = {
 	.write_lock	= pcpu_down_write,
 	.write_unlock	= pcpu_up_write,
 	.destroy	= pcpu_destroy,
+	.loops		= &pcpu_loops,
+	.reference	= "urcu+percpu_counter",
 };

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 
 #include "lock.h"
+#include "lock_loop.h"
 
 _Static_assert(sizeof(pthread_rwlock_t) <= CGT_LOCK_PRIV_SIZE, "pthread-rwlock state too large");
 
@@ -47,6 +48,8 @@ static void prw_destroy(struct cgt_lock *lock)
 	pthread_rwlock_destroy(cgt_lock_priv(lock, pthread_rwlock_t));
 }
 
+CGT_LOCK_LOOPS(prw, prw_rdlock, prw_unlock, prw_wrlock, prw_unlock);
+
 const struct cgt_lock_ops pthread_rwlock_lock_ops = {
 	.name		= "pthread-rwlock",
 	.desc		= "sleeping reader/writer (glibc's default pthread_rwlock_t), reader-preferring",
@@ -60,4 +63,6 @@ const struct cgt_lock_ops pthread_rwlock_lock_ops = {
 	.write_lock	= prw_wrlock,
 	.write_unlock	= prw_unlock,
 	.destroy	= prw_destroy,
+	.loops		= &prw_loops,
+	.reference	= "pthread_rwlock",
 };

@@ -8,9 +8,12 @@
  * cost here. Readers run beside writers, so (as rcu-spinlock) it is for cgtorture compare
  * only; the caller must be a registered RCU reader.
  */
+#define _LGPL_SOURCE	/* compare's loops inline liburcu's read side (rcu_fast.h) */
 #include <pthread.h>
 
 #include "lock.h"
+#include "lock_loop.h"
+#include "rcu_fast.h"
 #include "../core/rcu.h"
 
 _Static_assert(sizeof(pthread_mutex_t) <= CGT_LOCK_PRIV_SIZE, "rcu-mutex state too large");
@@ -48,6 +51,9 @@ static void rcu_mutex_destroy(struct cgt_lock *lock)
 	pthread_mutex_destroy(cgt_lock_priv(lock, pthread_mutex_t));
 }
 
+CGT_LOCK_LOOPS(rcu_mutex, rcu_read_lock_fast, rcu_read_unlock_fast, rcu_mutex_write_lock,
+	       rcu_mutex_write_unlock);
+
 const struct cgt_lock_ops rcu_mutex_lock_ops = {
 	.name		= "rcu-mutex",
 	.desc		= "readers under RCU (never wait), writers sleep on a mutex, then synchronize_rcu",
@@ -61,4 +67,6 @@ const struct cgt_lock_ops rcu_mutex_lock_ops = {
 	.write_lock	= rcu_mutex_write_lock,
 	.write_unlock	= rcu_mutex_write_unlock,
 	.destroy	= rcu_mutex_destroy,
+	.loops		= &rcu_mutex_loops,
+	.reference	= "urcu+pthread_mutex",
 };

@@ -11,7 +11,10 @@
  * on the lock keeping writers out, so .rcu_readers keeps this variant out of the stress run:
  * it is for cgtorture compare, whose critical sections read with atomics and free nothing.
  */
+#define _LGPL_SOURCE	/* compare's loops inline liburcu's read side (rcu_fast.h) */
 #include "lock.h"
+#include "lock_loop.h"
+#include "rcu_fast.h"
 #include "spin.h"
 #include "../core/rcu.h"
 
@@ -45,6 +48,9 @@ static void rcu_spin_write_unlock(struct cgt_lock *lock)
 	ticket_unlock(cgt_lock_priv(lock, struct ticket_lock));
 }
 
+CGT_LOCK_LOOPS(rcu_spin, rcu_read_lock_fast, rcu_read_unlock_fast, rcu_spin_write_lock,
+	       rcu_spin_write_unlock);
+
 const struct cgt_lock_ops rcu_spinlock_lock_ops = {
 	.name		= "rcu-spinlock",
 	.desc		= "readers under RCU (never wait), writers spin on FIFO tickets",
@@ -57,4 +63,6 @@ const struct cgt_lock_ops rcu_spinlock_lock_ops = {
 	.read_unlock	= rcu_spin_read_unlock,
 	.write_lock	= rcu_spin_write_lock,
 	.write_unlock	= rcu_spin_write_unlock,
+	.loops		= &rcu_spin_loops,
+	.reference	= "urcu+ck_spinlock_ticket",
 };

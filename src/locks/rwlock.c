@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "lock.h"
+#include "lock_loop.h"
 #include "spin.h"
 
 #define QW_LOCKED	1u	/* a writer holds the lock */
@@ -82,6 +83,9 @@ static void rwlock_write_unlock(struct cgt_lock *lock)
 	__atomic_fetch_and(&cgt_lock_priv(lock, struct qrwlock)->cnts, ~QW_LOCKED, __ATOMIC_RELEASE);
 }
 
+CGT_LOCK_LOOPS(rwlock, rwlock_read_lock, rwlock_read_unlock, rwlock_write_lock,
+	       rwlock_write_unlock);
+
 const struct cgt_lock_ops rwlock_lock_ops = {
 	.name		= "rwlock",
 	.desc		= "spinning reader/writer (queued rwlock_t), FIFO once contended",
@@ -93,4 +97,6 @@ const struct cgt_lock_ops rwlock_lock_ops = {
 	.read_unlock	= rwlock_read_unlock,
 	.write_lock	= rwlock_write_lock,
 	.write_unlock	= rwlock_write_unlock,
+	.loops		= &rwlock_loops,
+	.reference	= "ck_rwlock",
 };

@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "lock.h"
+#include "lock_loop.h"
 #include "spin.h"
 
 #define RP_WRITER	1u		/* a writer holds the lock */
@@ -65,6 +66,8 @@ static void rpref_write_unlock(struct cgt_lock *lock)
 			   __ATOMIC_RELEASE);
 }
 
+CGT_LOCK_LOOPS(rpref, rpref_read_lock, rpref_read_unlock, rpref_write_lock, rpref_write_unlock);
+
 const struct cgt_lock_ops rwlock_rpref_lock_ops = {
 	.name		= "rwlock-rpref",
 	.desc		= "spinning reader/writer, reader-preferring: readers can starve writers",
@@ -77,4 +80,6 @@ const struct cgt_lock_ops rwlock_rpref_lock_ops = {
 	.read_unlock	= rpref_read_unlock,
 	.write_lock	= rpref_write_lock,
 	.write_unlock	= rpref_write_unlock,
+	.loops		= &rpref_loops,
+	.reference	= "ck_rwlock",
 };

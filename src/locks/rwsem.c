@@ -11,6 +11,7 @@
 #include <stdlib.h>
 
 #include "lock.h"
+#include "lock_loop.h"
 
 _Static_assert(sizeof(pthread_rwlock_t) <= CGT_LOCK_PRIV_SIZE, "rwsem state too large");
 
@@ -52,6 +53,8 @@ static void rwsem_destroy(struct cgt_lock *lock)
 	pthread_rwlock_destroy(cgt_lock_priv(lock, pthread_rwlock_t));
 }
 
+CGT_LOCK_LOOPS(rwsem, rwsem_down_read, rwsem_up, rwsem_down_write, rwsem_up);
+
 const struct cgt_lock_ops rwsem_lock_ops = {
 	.name		= "rwsem",
 	.desc		= "sleeping reader/writer (rw_semaphore), writer-preferring",
@@ -64,4 +67,6 @@ const struct cgt_lock_ops rwsem_lock_ops = {
 	.write_lock	= rwsem_down_write,
 	.write_unlock	= rwsem_up,
 	.destroy	= rwsem_destroy,
+	.loops		= &rwsem_loops,
+	.reference	= "pthread_rwlock_wpref",
 };

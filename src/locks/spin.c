@@ -35,15 +35,10 @@ void ticket_init(struct ticket_lock *t)
 	t->next = t->owner = t->sleepers = 0;
 }
 
-/*
- * Every access below is sequentially consistent, as the release's: a waiter reads its turn
- * word, counts itself a sleeper, then reads the owner; the release writes the owner, then
- * reads the sleepers and bumps the turn words. Either the waiter sees the new owner, or the
- * release sees the waiter and bumps its word, and the futex will not let it sleep through.
- */
-void ticket_lock(struct ticket_lock *t)
+/* Ticket @me was not served at once: spin near the head of the queue, sleep further back. */
+void ticket_lock_slow(struct ticket_lock *t, uint32_t me)
 {
-	uint32_t me = __atomic_fetch_add(&t->next, 1, __ATOMIC_SEQ_CST), owner, seen;
+	uint32_t owner, seen;
 	unsigned int spins = 0;
 
 	for (;;) {
@@ -70,14 +65,8 @@ static void ticket_wake(struct ticket_lock *t, uint32_t ticket)
 	futex_wake(turn(t, ticket), INT32_MAX);
 }
 
-void ticket_unlock(struct ticket_lock *t)
+void ticket_wake_sleepers(struct ticket_lock *t, uint32_t owner)
 {
-	/* only the holder writes owner */
-	uint32_t owner = __atomic_load_n(&t->owner, __ATOMIC_RELAXED) + 1;
-
-	__atomic_store_n(&t->owner, owner, __ATOMIC_SEQ_CST);
-	if (!__atomic_load_n(&t->sleepers, __ATOMIC_SEQ_CST))
-		return;
 	ticket_wake(t, owner);
 	ticket_wake(t, owner + CGT_TICKET_SPINNERS);
 }

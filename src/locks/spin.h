@@ -34,7 +34,33 @@ struct ticket_lock {
 };
 
 void ticket_init(struct ticket_lock *t);
-void ticket_lock(struct ticket_lock *t);
-void ticket_unlock(struct ticket_lock *t);
+/* The waits and wakes (spin.c); the fast paths are inline, for compare's loops. */
+void ticket_lock_slow(struct ticket_lock *t, uint32_t me);
+void ticket_wake_sleepers(struct ticket_lock *t, uint32_t owner);
+
+/*
+ * Every access is sequentially consistent, as the release's: a waiter reads its turn word,
+ * counts itself a sleeper, then reads the owner; the release writes the owner, then reads
+ * the sleepers and bumps the turn words. Either the waiter sees the new owner, or the
+ * release sees the waiter and bumps its word, and the futex will not let it sleep through.
+ */
+static inline void ticket_lock(struct ticket_lock *t)
+{
+	uint32_t me = __atomic_fetch_add(&t->next, 1, __ATOMIC_SEQ_CST);
+
+	if (likely(__atomic_load_n(&t->owner, __ATOMIC_SEQ_CST) == me))
+		return;
+	ticket_lock_slow(t, me);
+}
+
+static inline void ticket_unlock(struct ticket_lock *t)
+{
+	/* only the holder writes owner */
+	uint32_t owner = __atomic_load_n(&t->owner, __ATOMIC_RELAXED) + 1;
+
+	__atomic_store_n(&t->owner, owner, __ATOMIC_SEQ_CST);
+	if (unlikely(__atomic_load_n(&t->sleepers, __ATOMIC_SEQ_CST)))
+		ticket_wake_sleepers(t, owner);
+}
 
 #endif

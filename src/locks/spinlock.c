@@ -7,6 +7,7 @@
  * Waiters next in line spin, the rest sleep (spin.c).
  */
 #include "lock.h"
+#include "lock_loop.h"
 #include "spin.h"
 
 _Static_assert(sizeof(struct ticket_lock) <= CGT_LOCK_PRIV_SIZE, "spinlock state too large");
@@ -26,6 +27,8 @@ static void spinlock_unlock(struct cgt_lock *lock)
 	ticket_unlock(cgt_lock_priv(lock, struct ticket_lock));
 }
 
+CGT_LOCK_LOOPS(spinlock, spinlock_lock, spinlock_unlock, spinlock_lock, spinlock_unlock);
+
 const struct cgt_lock_ops spinlock_lock_ops = {
 	.name		= "spinlock",
 	.desc		= "spinning exclusive (spinlock_t), FIFO tickets",
@@ -37,4 +40,6 @@ const struct cgt_lock_ops spinlock_lock_ops = {
 	.read_unlock	= spinlock_unlock,
 	.write_lock	= spinlock_lock,
 	.write_unlock	= spinlock_unlock,
+	.loops		= &spinlock_loops,
+	.reference	= "ck_spinlock_ticket",
 };
