@@ -186,9 +186,10 @@ CGT_LOCK_LOOPS(urcu_mtx, urcu_read_lock, urcu_read_unlock, mtx_lock, mtx_unlock_
 
 /*
  * A reader count per CPU, as users write one: an RCU reader bumps this CPU's counter
- * (sched_getcpu, an atomic add: a thread can move mid-update); a writer takes a mutex and
- * waits a grace period, after which every reader sees it. The readers' side is what a
- * percpu_rw_semaphore's fast path is.
+ * (sched_getcpu, an atomic add: a thread can move mid-update). That is a
+ * percpu_rw_semaphore's read side; its write side (a grace period that writers in quick
+ * succession share, then a wait for the counts to drain) has no user-space original, so the
+ * writers here only take a mutex: a reference for the reads.
  */
 struct pcpu_count {
 	_Alignas(64) long n;
@@ -243,7 +244,6 @@ static void pcpu_read_unlock(struct cgt_lock *lock)
 static void pcpu_write_lock(struct cgt_lock *lock)
 {
 	pthread_mutex_lock(&pcpu(lock)->writers);
-	urcu_memb_synchronize_rcu();
 }
 
 static void pcpu_write_unlock(struct cgt_lock *lock)
@@ -276,7 +276,7 @@ static const struct cgt_lock_ops references[] = {
 		  "liburcu readers (inline); writers on a pthread_mutex, then synchronize_rcu",
 		  mtx_init, urcu_mtx, mtx_destroy),
 	REFERENCE("urcu+percpu_counter",
-		  "readers bump this CPU's count in a liburcu reader; a writer: mutex, grace period (a cost: no reader waits)",
+		  "readers bump this CPU's count in a liburcu reader; writers only take a mutex",
 		  pcpu_init, pcpu, pcpu_destroy),
 };
 

@@ -200,8 +200,9 @@ static int within(const struct cgt_cmp_cell *cells, int first, int last, int thr
 
 /*
  * The pairs of variants at @threads that the limit's cost per acquisition and the
- * reference's put in the same order (of those both have): whether the limit ranks them as
- * the primitives they are rank.
+ * reference's put in the same order (of those both have, and whose references differ: two
+ * variants of one reference are ranked by its noise): whether the limit ranks them as the
+ * primitives they are rank.
  */
 static int ranked_alike(const struct cgt_cmp_cell *cells, int first, int last, int threads,
 			int *of)
@@ -216,7 +217,8 @@ static int ranked_alike(const struct cgt_cmp_cell *cells, int first, int last, i
 			double ri = value(&cells[i], ref), rj = value(&cells[j], ref);
 
 			if (cells[i].threads != threads || cells[j].threads != threads ||
-			    isnan(li + lj + ri + rj))
+			    isnan(li + lj + ri + rj) ||
+			    cgt_cmp_reference(cells[i].lock) == cgt_cmp_reference(cells[j].lock))
 				continue;
 			++*of;
 			n += (li < lj) == (ri < rj);
