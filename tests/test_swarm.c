@@ -119,3 +119,46 @@ Test(swarm, one_free_run_in_two_draws_a_pid_space_that_wraps_soon)
 		c.sched = NULL;
 	}
 }
+
+/*
+ * The era is a run-long draw too: one free run in two models another era than the default,
+ * each of them drawn, the same for the same seed; the dimension left out of --swarm, a
+ * catalogued bug asked for, or a controlled run keeps the configured era.
+ */
+Test(swarm, one_free_run_in_two_draws_another_kernel_era)
+{
+	struct cgt_run_config c = cfg;
+	const struct cgt_kernel_era *def = cgt_era_find(CGT_DEFAULT_ERA);
+	int drawn = 0, n = 200, seen[8] = { 0 };
+
+	cr_assert_leq(cgt_nr_kernel_eras, ARRAY_SIZE(seen));
+	for (int i = 0; i < n; i++) {
+		const struct cgt_kernel_era *e;
+
+		c.seed = 2000 + (uint64_t)i;
+		e = cgt_swarm_era(&c);
+		cr_assert_eq(e, cgt_swarm_era(&c), "seed %d drew two eras", i);
+		if (!e)
+			continue;
+		drawn++;
+		cr_assert_neq(e, def, "the default era drawn as if another");
+		seen[e - cgt_kernel_eras]++;
+	}
+	cr_assert(drawn > n / 3 && drawn < 2 * n / 3, "%d of %d runs drew an era", drawn, n);
+	for (size_t k = 0; k < cgt_nr_kernel_eras; k++)
+		cr_assert(&cgt_kernel_eras[k] == def || seen[k],
+			  "era %s never drawn", cgt_kernel_eras[k].name);
+
+	for (int i = 0; i < n; i++) {
+		c.seed = 2000 + (uint64_t)i;
+		c.swarm = CGT_SWARM_ALL & ~(1u << CGT_SWARM_KERNEL);
+		cr_assert_null(cgt_swarm_era(&c), "drawn with the dimension off");
+		c.swarm = CGT_SWARM_ALL;
+		c.bugs = 1;
+		cr_assert_null(cgt_swarm_era(&c), "drawn with a catalogued bug asked for");
+		c.bugs = 0;
+		c.sched = (const struct cgt_sched_ops *)&c;	/* any non-NULL: controlled */
+		cr_assert_null(cgt_swarm_era(&c), "drawn in a controlled run");
+		c.sched = NULL;
+	}
+}

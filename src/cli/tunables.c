@@ -28,7 +28,8 @@ static const struct tunable tunables[] = {
 	  CFG(iter), 0, 0 },
 	{ "kernel", T_ERA, CGT_DEFAULT_ERA, "ERA",
 	  "kernel era: its locks (unless --css-lock/--tasklist-lock say otherwise) and code "
-	  "paths; without it, 3.15 with the queued tasklist_lock", CFG(era), 0, 0 },
+	  "paths; without it, 3.15 with the queued tasklist_lock, or one free run in two "
+	  "another era drawn by --swarm", CFG(era), 0, 0 },
 	{ "css-lock", T_LOCK, "rwsem", "NAME", "css_set lock variant",
 	  CFG(css_lock), 0, 0 },
 	{ "tasklist-lock", T_LOCK, "rwlock", "NAME", "tasklist_lock variant",
@@ -242,13 +243,23 @@ int cgt_tunables_run_parse(struct tunable_set *sets, size_t nsets, void (*help)(
 			if (cgt_tunables_given(&sets[i], cgt_swarm_dim_names[d]))
 				run->swarm &= ~(1u << d);
 	}
-	/* --kernel sets the era's locks; a lock option given says otherwise */
+	/*
+	 * --kernel, or the era the swarm drew (then named as if given: the rerun command pins
+	 * it, and its catalogued behaviour is known), sets the era's locks; a lock option given
+	 * says otherwise.
+	 */
 	for (size_t i = 0; !ret && i < nsets; i++) {
 		struct cgt_run_config *run = sets[i].cfg;
+		const struct cgt_kernel_era *drawn;
 
 		if (sets[i].table != tunables)
 			continue;
 		run->kernel_given = cgt_tunables_given(&sets[i], "kernel");
+		drawn = run->kernel_given ? NULL : cgt_swarm_era(run);
+		if (drawn) {
+			run->era = drawn;
+			run->kernel_given = true;
+		}
 		if (!run->kernel_given)
 			continue;
 		if (!cgt_tunables_given(&sets[i], "css-lock"))

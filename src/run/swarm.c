@@ -150,6 +150,30 @@ int cgt_swarm_pid_max(const struct cgt_run_config *cfg)
 	return (int)(lo * pow(hi / lo, u));
 }
 
+/*
+ * Code only some eras run (4.4's and 6.x's global percpu cgroup_threadgroup_rwsem taken by
+ * every fork, 3.14's attach collecting a group under RCU alone, the queued tasklist_lock, a
+ * css_set spinlock) was reached by no run without --kernel, so no bug there could be found at
+ * default settings. One free run in two draws another era than the default from its seed.
+ * Not with --bug, whose catalogued bugs are told in the default era's paths, nor in a
+ * controlled run, whose recorded schedules stay as they were.
+ */
+const struct cgt_kernel_era *cgt_swarm_era(const struct cgt_run_config *cfg)
+{
+	const struct cgt_kernel_era *def = cgt_era_find(CGT_DEFAULT_ERA), *e;
+	struct prng r;
+
+	if (!swarmed(cfg, CGT_SWARM_KERNEL) || cfg->sched || cfg->bugs)
+		return NULL;
+	phase_rng(cfg, -1, 5, &r);
+	if (prng_below(&r, 2))
+		return NULL;
+	do
+		e = &cgt_kernel_eras[prng_below(&r, (uint32_t)cgt_nr_kernel_eras)];
+	while (e == def);
+	return e;
+}
+
 const struct cgt_phase *cgt_phase_now(void)
 {
 	return __atomic_load_n(&now, __ATOMIC_ACQUIRE);

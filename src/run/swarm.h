@@ -28,7 +28,8 @@ struct cgt_run_config;
 	X(WALKERS,	"walkers")			\
 	X(READS,	"reads")			\
 	X(REAP,		"reap-delay")			\
-	X(PID_MAX,	"pid-max")
+	X(PID_MAX,	"pid-max")			\
+	X(KERNEL,	"kernel")
 
 enum cgt_swarm_dim {
 #define X(id, name) CGT_SWARM_##id,
@@ -63,6 +64,8 @@ long cgt_swarm_length_steps(const struct cgt_run_config *cfg, int index);
 int cgt_swarm_walkers(const struct cgt_run_config *cfg);
 /* The run's pid_max: the configured one, or one drawn from the seed (a run-long dimension). */
 int cgt_swarm_pid_max(const struct cgt_run_config *cfg);
+/* The run's kernel era drawn from the seed (a run-long dimension), or NULL: keep @cfg's. */
+const struct cgt_kernel_era *cgt_swarm_era(const struct cgt_run_config *cfg);
 
 /* The phase in force, read by every model thread; published by the run's driver. */
 const struct cgt_phase *cgt_phase_now(void);
