@@ -123,7 +123,7 @@ Test(swarm, one_free_run_in_two_draws_a_pid_space_that_wraps_soon)
 /*
  * The era is a run-long draw too: one free run in two models another era than the default,
  * each of them drawn, the same for the same seed; the dimension left out of --swarm, a
- * catalogued bug asked for, or a controlled run keeps the configured era.
+ * catalogued bug or a known-bad lock asked for, or a controlled run keeps the configured era.
  */
 Test(swarm, one_free_run_in_two_draws_another_kernel_era)
 {
@@ -157,6 +157,9 @@ Test(swarm, one_free_run_in_two_draws_another_kernel_era)
 		c.bugs = 1;
 		cr_assert_null(cgt_swarm_era(&c), "drawn with a catalogued bug asked for");
 		c.bugs = 0;
+		c.tasklist_lock = cgt_lock_find("rwlock-rpref");
+		cr_assert_null(cgt_swarm_era(&c), "drawn with a known-bad lock asked for");
+		c.tasklist_lock = NULL;
 		c.sched = (const struct cgt_sched_ops *)&c;	/* any non-NULL: controlled */
 		cr_assert_null(cgt_swarm_era(&c), "drawn in a controlled run");
 		c.sched = NULL;

@@ -155,15 +155,18 @@ int cgt_swarm_pid_max(const struct cgt_run_config *cfg)
  * every fork, 3.14's attach collecting a group under RCU alone, the queued tasklist_lock, a
  * css_set spinlock) was reached by no run without --kernel, so no bug there could be found at
  * default settings. One free run in two draws another era than the default from its seed.
- * Not with --bug, whose catalogued bugs are told in the default era's paths, nor in a
- * controlled run, whose recorded schedules stay as they were.
+ * Not with --bug, whose catalogued bugs are told in the default era's paths, nor with a lock
+ * that is a catalogued bug asked for (--tasklist-lock rwlock-rpref), which an era that
+ * shipped with it would count as known, nor in a controlled run, whose recorded schedules
+ * stay as they were.
  */
 const struct cgt_kernel_era *cgt_swarm_era(const struct cgt_run_config *cfg)
 {
 	const struct cgt_kernel_era *def = cgt_era_find(CGT_DEFAULT_ERA), *e;
 	struct prng r;
 
-	if (!swarmed(cfg, CGT_SWARM_KERNEL) || cfg->sched || cfg->bugs)
+	if (!swarmed(cfg, CGT_SWARM_KERNEL) || cfg->sched || cfg->bugs ||
+	    (cfg->css_lock && cfg->css_lock->bug) || (cfg->tasklist_lock && cfg->tasklist_lock->bug))
 		return NULL;
 	phase_rng(cfg, -1, 5, &r);
 	if (prng_below(&r, 2))
