@@ -103,7 +103,7 @@ static void plot_rate(FILE *f, const struct cgt_cmp_result *res, int w, const ch
 
 	fprintf(f, "reset\nset output '%s'\n", out);
 	fprintf(f, "set title \"%s: lock acquisitions per second, bare lock (median; bars: min "
-		"to max of %d repeats);\\ndashed, in the same colour: its limit (the ops alone)\"\n",
+		"to max of %d repeats);\\ndashed, in the same colour: its limit (its lock functions alone, inlined)\"\n",
 		cfg->workloads.v[w]->name, cfg->repeat);
 	fputs("set xlabel 'threads'\nset ylabel 'acquisitions per second'\n"
 	      "set logscale x 2\nset logscale y 10\nset format y '%.0s%c'\nset grid\n"
