@@ -16,6 +16,7 @@ libck-dev:/usr/include/ck_rwlock.h
 pkg-config:/usr/bin/pkg-config
 python3:/usr/bin/python3
 gnuplot-nox:/usr/bin/gnuplot-nox
+parallel:/usr/bin/parallel
 graphviz:/usr/bin/dot
 chromium:/usr/bin/chromium
 fonts-dejavu-core:/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf

@@ -6,7 +6,8 @@
 #   - a cell that hangs is killed and reported while the rest of the night completes, and
 #     --rerun runs only the failed cells with their seeds;
 #   - SIGTERM to the driver stops the child and still writes the summary of what ran;
-#   - two shards merged into one summary and junit.xml.
+#   - two shards merged into one summary and junit.xml, and the same two run at once by
+#     GNU parallel.
 # Usage: tests/nightly.sh BUILD_DIR   (holding plain/, tsan/ and asan/cgtorture)
 set -u
 dir=$(cd "${1:?usage: tests/nightly.sh BUILD_DIR}" && pwd)
@@ -208,6 +209,19 @@ check "merge: the same shard twice refused" "$? $(wc -l <"$tmp/err")" "2 1"
 "$merge" --out "$tmp/half" "$tmp/s1" >/dev/null 2>&1
 check "merge: a missing shard's cells are not run" "$(tail -1 "$tmp/half/summary.txt" | sed 's/.*, //')" \
 	"$(($(seeds "$tmp/s2" | wc -l))) not run"
+
+# --- the same two shards at once through GNU parallel, as stress/README.md's command runs
+# them over ssh (here on this machine), then merged: the same night
+if command -v parallel >/dev/null; then
+	parallel -j 2 --will-cite "$nightly" --build-dir "$fake" --scenarios "$tmp/scn" \
+		--kill-margin 1s --seed 42 --shard {}/2 --out "$tmp/p{}" ::: 1 2 >"$tmp/par.log" 2>&1
+	"$merge" --out "$tmp/pmerged" "$tmp/p1" "$tmp/p2" >/dev/null 2>&1
+	check "GNU parallel: the shards merged are the night run one shard after another" \
+		"$(seeds "$tmp/pmerged") | $(tail -1 "$tmp/pmerged/summary.txt")" \
+		"$(seeds "$tmp/merged") | $(tail -1 "$tmp/merged/summary.txt")"
+else
+	check "GNU parallel installed (scripts/deps.sh installs it)" no yes
+fi
 
 [ "$fails" = 0 ] && echo "nightly: all checks passed" || echo "nightly: $fails failure(s)"
 [ "$fails" = 0 ]
