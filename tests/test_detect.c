@@ -764,6 +764,101 @@ Test(detect, starvation_reader_preferring_rwlock)
 	cgt_lock_destroy(&c.lock);
 }
 
+/*
+ * A percpu-rwsem writer first waits a grace period (rcu_sync_enter), during which readers go
+ * on by design: they cannot prolong it. One RCU reader holds the grace period for 1 s while
+ * another thread keeps taking the read side; the writer's wait (1 s, past --starve's 0.3 s,
+ * with reads that got in and no writer) is no starvation: the variant rebases the writer's
+ * wait when the grace period is over (cgt_lock_writer_rebase). At 1,873 threads a grace
+ * period took that long, and the soak reported it.
+ */
+struct gp_ctx {
+	struct cgt_lock lock;
+	int holding;			/* the grace-period holder is in its section */
+	int stop;
+	long reads;
+	long reads_at_ask, reads_at_held;	/* around the writer's wait */
+	double waited;
+	struct starve_ctx threads;	/* registrations */
+};
+
+static void *gp_holder(void *arg)
+{
+	struct gp_ctx *c = arg;
+
+	cgt_rcu_register_thread();
+	rcu_read_lock();
+	__atomic_store_n(&c->holding, 1, __ATOMIC_RELEASE);
+	sleep_ms(1000);
+	rcu_read_unlock();
+	cgt_rcu_unregister_thread();
+	return NULL;
+}
+
+static void *gp_reader(void *arg)
+{
+	struct gp_ctx *c = arg;
+	struct cgt_thread *self = starve_register(&c->threads);
+
+	cgt_rcu_register_thread();
+	while (!__atomic_load_n(&c->stop, __ATOMIC_ACQUIRE)) {
+		cgt_read_lock(&c->lock);
+		__atomic_fetch_add(&c->reads, 1, __ATOMIC_RELAXED);
+		cgt_read_unlock(&c->lock);
+		sleep_ms(5);
+	}
+	cgt_rcu_unregister_thread();
+	cgt_thread_unregister(self);
+	return NULL;
+}
+
+static void *gp_writer(void *arg)
+{
+	struct gp_ctx *c = arg;
+	struct cgt_thread *self = starve_register(&c->threads);
+	double t0;
+
+	cgt_rcu_register_thread();
+	c->reads_at_ask = __atomic_load_n(&c->reads, __ATOMIC_RELAXED);
+	t0 = now_sec();
+	cgt_write_lock(&c->lock);
+	c->waited = now_sec() - t0;
+	c->reads_at_held = __atomic_load_n(&c->reads, __ATOMIC_RELAXED);
+	cgt_write_unlock(&c->lock);
+	cgt_rcu_unregister_thread();
+	cgt_thread_unregister(self);
+	return NULL;
+}
+
+Test(detect, a_percpu_rwsem_writers_grace_period_is_no_starvation)
+{
+	static struct gp_ctx c;
+	pthread_t holder, reader, writer;
+	bool joined;
+
+	fresh_state();
+	start_detectors(60, STARVE_SEC);
+	cgt_lock_init(&c.lock, cgt_lock_find("percpu-rwsem"), "test_threadgroup_rwsem");
+	cr_assert_eq(pthread_create(&holder, NULL, gp_holder, &c), 0);
+	wait_flag_at_least(&c.holding, 1, NULL);
+	cr_assert_eq(pthread_create(&reader, NULL, gp_reader, &c), 0);
+	while (__atomic_load_n(&c.reads, __ATOMIC_RELAXED) < 3)
+		sleep_ms(1);
+	cr_assert_eq(pthread_create(&writer, NULL, gp_writer, &c), 0);
+	joined = join_within(writer, 10.0);
+	__atomic_store_n(&c.stop, 1, __ATOMIC_RELEASE);
+	joined &= join_within(reader, 10.0) && join_within(holder, 10.0);
+	cgt_detect_stop();
+	cr_assert(joined, "a thread did not finish");
+	cr_assert_gt(c.waited, 3 * STARVE_SEC, "the writer waited %.2f s: no grace period held it",
+		     c.waited);
+	cr_assert_gt(c.reads_at_held - c.reads_at_ask, 0, "no read got in while the writer waited");
+	cr_assert_eq(cgt_failure_count(CGT_DET_STARVATION), 0,
+		     "a grace period the readers could not prolong was called starvation");
+	cr_assert_eq(cgt_failure_count(CGT_DET_HANG), 0);
+	cgt_lock_destroy(&c.lock);
+}
+
 /* A writer for passing_writer: queues behind the test's read hold, then gets in. */
 static void *passing_writer(void *arg)
 {

@@ -69,6 +69,8 @@ struct cgt_thread {
 	long wait_acq_seen;		/* the lock's acquisitions when the wait began */
 	long wait_reads_seen;		/* the lock's read and write acquisitions */
 	long wait_writes_seen;		/* when the wait began */
+	/* a writer: since when readers could keep it out (the wait's start, or a rebase) */
+	uint64_t wait_readers_since_ns;
 	int wait_reported;		/* CGT_REPORTED_*: detectors that reported this wait */
 	/* what it holds */
 	int nheld;

@@ -53,12 +53,12 @@ static void starvation_point(enum cgt_point_id id, const void *obj)
 	    !op->reads_passed)
 		return;
 	if (controlled ? !op->lock->ops->shared || op->reads_passed < CGT_STARVE_READS :
-	    !starve_ns || op->waited_ns <= starve_ns ||
+	    !starve_ns || op->readers_ns <= starve_ns ||
 	    (t && (READ_ONCE(t->wait_reported) & CGT_REPORTED_STARVED)))
 		return;
 	cgt_fail_on(CGT_DET_STARVATION, t ? t->id : 0, op->lock->name, NULL,
 		    "writer waited %.2f s for %s while %ld reads got in and no writer did",
-		    (double)op->waited_ns / 1e9, op->lock->name, op->reads_passed);
+		    (double)op->readers_ns / 1e9, op->lock->name, op->reads_passed);
 }
 
 /* Writers still waiting past --starve while reads keep passing them. */
@@ -72,7 +72,7 @@ static void starvation_watch(const struct cgt_thread *v, int n, uint64_t now)
 		long reads, writes;
 
 		if (!l || t->parked || t->wait_kind != CGT_WAIT_WRITE || !t->wait_static ||
-		    cgt_age_ns(now, t->wait_since_ns) <= starve_ns ||
+		    cgt_age_ns(now, t->wait_readers_since_ns) <= starve_ns ||
 		    (t->wait_reported & CGT_REPORTED_STARVED))
 			continue;
 		reads = cgt_lock_reads(l) - t->wait_reads_seen;
@@ -83,7 +83,7 @@ static void starvation_watch(const struct cgt_thread *v, int n, uint64_t now)
 		nstarved++;
 		cgt_fail_on(CGT_DET_STARVATION, t->id, l->name, NULL,
 			    "thread %d (tid %d) has waited %.2f s to write %s while %ld reads got in and no writer did",
-			    t->id, t->pid, (double)cgt_age_ns(now, t->wait_since_ns) / 1e9,
+			    t->id, t->pid, (double)cgt_age_ns(now, t->wait_readers_since_ns) / 1e9,
 			    t->wait_name, reads);
 	}
 }

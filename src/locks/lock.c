@@ -229,6 +229,24 @@ void cgt_lock_writer_queued(struct cgt_lock *lock)
 	__atomic_store_n(&lock->writer_queued_at, queued_mark, __ATOMIC_SEQ_CST);
 }
 
+/* The lock whose waiting writer rebased its wait, and the read asks and time it did it at. */
+static __thread struct cgt_lock *rebased_lock;
+static __thread long rebased_asks;
+static __thread uint64_t rebased_ns;
+
+void cgt_lock_writer_rebase(struct cgt_lock *lock)
+{
+	struct cgt_thread *t = cgt_self;
+
+	rebased_lock = lock;
+	rebased_asks = __atomic_load_n(&lock->read_asks, __ATOMIC_SEQ_CST);
+	rebased_ns = cgt_clock_coarse_ns();
+	if (t) {
+		WRITE_ONCE(t->wait_reads_seen, rebased_asks);
+		WRITE_ONCE(t->wait_readers_since_ns, rebased_ns);
+	}
+}
+
 /* The writer that queued got in: readers may come first again (unless another has queued). */
 static void writer_unqueue(struct cgt_lock *lock)
 {
@@ -274,6 +292,7 @@ void cgt_lock_acquire(struct cgt_lock *lock, int side)
 	 * writer waiting nobody is passed, and a shared lock's readers write nothing shared.
 	 */
 	if (side == CGT_WRITE) {
+		rebased_lock = NULL;
 		__atomic_fetch_add(&lock->writers_waiting, 1, __ATOMIC_SEQ_CST);
 		counted = true;
 		reads0 = __atomic_load_n(&lock->read_asks, __ATOMIC_RELAXED);
@@ -296,6 +315,7 @@ void cgt_lock_acquire(struct cgt_lock *lock, int side)
 		if (side == CGT_WRITE) {
 			WRITE_ONCE(t->wait_reads_seen, reads0);
 			WRITE_ONCE(t->wait_writes_seen, writes0);
+			WRITE_ONCE(t->wait_readers_since_ns, since);
 		}
 		WRITE_ONCE(t->wait_acq_seen, cgt_lock_acquisitions(lock));
 		WRITE_ONCE(t->wait_static, !lock->dynamic);
@@ -311,7 +331,12 @@ void cgt_lock_acquire(struct cgt_lock *lock, int side)
 		lock->ops->read_lock(lock);
 
 	waited = cgt_age_ns(cgt_clock_tick_ns(), since);
-	op.waited_ns = waited;
+	op.waited_ns = op.readers_ns = waited;
+	if (side == CGT_WRITE && rebased_lock == lock) {
+		reads0 = rebased_asks;
+		op.readers_ns = cgt_age_ns(cgt_clock_tick_ns(), rebased_ns);
+		rebased_lock = NULL;
+	}
 	/*
 	 * Mutual exclusion, checked at the cost of one exchange per write: a writer finds no
 	 * other writer in, a reader finds none (readers beside writers under RCU are the point

@@ -116,6 +116,7 @@ struct cgt_lock_op {
 	struct cgt_lock *lock;
 	int side;			/* CGT_READ or CGT_WRITE */
 	uint64_t waited_ns;		/* LOCK_HELD: how long the wait lasted */
+	uint64_t readers_ns;		/* LOCK_HELD, a writer: of it, since readers could pass */
 	long reads_passed;		/* LOCK_HELD, a writer: reads that got in meanwhile */
 	long writes_passed;		/* and writes */
 	int excluded;			/* LOCK_HELD: the thread it should have kept out, or 0 */
@@ -132,6 +133,14 @@ struct cgt_lock_op {
  * reader-first variant such reads are counted, the measure of how far readers starve it.
  */
 void cgt_lock_writer_queued(struct cgt_lock *lock);
+
+/*
+ * A waiting writer whose wait so far was for something readers cannot prolong (a
+ * percpu-rwsem writer's grace period in rcu_sync_enter, during which readers go on by
+ * design) says so when that part is over: the reads before and the time until now do not
+ * count as readers keeping it out.
+ */
+void cgt_lock_writer_rebase(struct cgt_lock *lock);
 
 /*
  * Taking and releasing a model lock: the marked points around the variant's own code, and

@@ -352,6 +352,8 @@ static void pcpu_down_write(struct cgt_lock *lock)
 	uint32_t seen;
 
 	rcu_sync_enter(s);
+	/* readers went on during the grace period by design: it was no wait for them */
+	cgt_lock_writer_rebase(lock);
 	if (!down_write_trylock(s))
 		pcpu_wait(s, false);
 	__atomic_store_n(&s->writer_waits, 1, __ATOMIC_SEQ_CST);
