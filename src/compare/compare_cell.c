@@ -67,31 +67,11 @@ static void sampled(void *arg, int side, uint64_t lock_ns, uint64_t clock_ns)
 	cgt_hist_record(&wk->hist[CLOCK], clock_ns);
 }
 
-static void harness_read_lock(struct cgt_lock *lock)
-{
-	cgt_lock_acquire(lock, CGT_READ);
-}
-
-static void harness_read_unlock(struct cgt_lock *lock)
-{
-	cgt_lock_release(lock, CGT_READ);
-}
-
-static void harness_write_lock(struct cgt_lock *lock)
-{
-	cgt_lock_acquire(lock, CGT_WRITE);
-}
-
-static void harness_write_unlock(struct cgt_lock *lock)
-{
-	cgt_lock_release(lock, CGT_WRITE);
-}
-
 /* The harness context: the bare loop, the lock taken as the model takes it. */
 static void harness_loop(struct cgt_lock *lock, struct cgt_lock_loop *l)
 {
-	cgt_lock_loop_bare(lock, l, harness_read_lock, harness_read_unlock, harness_write_lock,
-			   harness_write_unlock);
+	cgt_lock_loop_bare(lock, l, cgt_read_lock, cgt_read_unlock, cgt_write_lock,
+			   cgt_write_unlock);
 }
 
 static void work(struct cmp_worker *wk)

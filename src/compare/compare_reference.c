@@ -20,6 +20,7 @@
 #include <urcu/urcu-memb.h>
 
 #include "compare.h"
+#include "../locks/rcu_read_side.h"
 
 /* Nothing but what stops the compiler folding the loop: an empty asm that clobbers memory. */
 static void nothing(struct cgt_lock *lock)
@@ -161,19 +162,7 @@ static void ckrw_write_unlock(struct cgt_lock *lock)
 CGT_LOCK_LOOPS(ckrw, ckrw_read_lock, ckrw_read_unlock, ckrw_write_lock, ckrw_write_unlock);
 
 /* The workers are registered liburcu readers (compare_cell.c). */
-static void urcu_read_lock(struct cgt_lock *lock)
-{
-	(void)lock;
-	urcu_memb_read_lock();
-}
-
-static void urcu_read_unlock(struct cgt_lock *lock)
-{
-	(void)lock;
-	urcu_memb_read_unlock();
-}
-
-CGT_LOCK_LOOPS(urcu_ticket, urcu_read_lock, urcu_read_unlock, ticket_lock, ticket_unlock);
+CGT_LOCK_LOOPS(urcu_ticket, rcu_read_lock_fast, rcu_read_unlock_fast, ticket_lock, ticket_unlock);
 
 /* An updater that frees what it unlinked waits a grace period after its unlock. */
 static void mtx_unlock_sync(struct cgt_lock *lock)
@@ -182,7 +171,7 @@ static void mtx_unlock_sync(struct cgt_lock *lock)
 	urcu_memb_synchronize_rcu();
 }
 
-CGT_LOCK_LOOPS(urcu_mtx, urcu_read_lock, urcu_read_unlock, mtx_lock, mtx_unlock_sync);
+CGT_LOCK_LOOPS(urcu_mtx, rcu_read_lock_fast, rcu_read_unlock_fast, mtx_lock, mtx_unlock_sync);
 
 /*
  * A reader count per CPU, as users write one: an RCU reader bumps this CPU's counter

@@ -21,7 +21,7 @@
  * threads (cgt_rcu_register_thread).
  */
 #define _GNU_SOURCE	/* sched_getcpu */
-#define _LGPL_SOURCE	/* compare's loops inline liburcu's read side (rcu_fast.h) */
+#define _LGPL_SOURCE	/* compare's loops inline liburcu's read side (rcu_read_side.h) */
 #include <pthread.h>
 #include <sched.h>
 #include <stdio.h>
@@ -30,7 +30,7 @@
 
 #include "lock.h"
 #include "lock_loop.h"
-#include "rcu_fast.h"
+#include "rcu_read_side.h"
 #include "../base/futex.h"
 #include "../core/rcu.h"
 #include "../core/thread.h"
@@ -230,26 +230,14 @@ static inline __attribute__((always_inline)) void up_read(struct cgt_lock *lock,
 	ru(lock);
 }
 
-static void model_rcu_read_lock(struct cgt_lock *lock)
-{
-	(void)lock;
-	rcu_read_lock();
-}
-
-static void model_rcu_read_unlock(struct cgt_lock *lock)
-{
-	(void)lock;
-	rcu_read_unlock();
-}
-
 static void pcpu_down_read(struct cgt_lock *lock)
 {
-	down_read(lock, model_rcu_read_lock, model_rcu_read_unlock);
+	down_read(lock, rcu_read_lock_model, rcu_read_unlock_model);
 }
 
 static void pcpu_up_read(struct cgt_lock *lock)
 {
-	up_read(lock, model_rcu_read_lock, model_rcu_read_unlock);
+	up_read(lock, rcu_read_lock_model, rcu_read_unlock_model);
 }
 
 static void pcpu_down_read_fast(struct cgt_lock *lock)

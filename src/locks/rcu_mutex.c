@@ -8,12 +8,12 @@
  * cost here. Readers run beside writers, so (as rcu-spinlock) it is for cgtorture compare
  * only; the caller must be a registered RCU reader.
  */
-#define _LGPL_SOURCE	/* compare's loops inline liburcu's read side (rcu_fast.h) */
+#define _LGPL_SOURCE	/* compare's loops inline liburcu's read side (rcu_read_side.h) */
 #include <pthread.h>
 
 #include "lock.h"
 #include "lock_loop.h"
-#include "rcu_fast.h"
+#include "rcu_read_side.h"
 #include "../core/rcu.h"
 
 _Static_assert(sizeof(pthread_mutex_t) <= CGT_LOCK_PRIV_SIZE, "rcu-mutex state too large");
@@ -21,18 +21,6 @@ _Static_assert(sizeof(pthread_mutex_t) <= CGT_LOCK_PRIV_SIZE, "rcu-mutex state t
 static void rcu_mutex_init(struct cgt_lock *lock)
 {
 	pthread_mutex_init(cgt_lock_priv(lock, pthread_mutex_t), NULL);
-}
-
-static void rcu_mutex_read_lock(struct cgt_lock *lock)
-{
-	(void)lock;
-	rcu_read_lock();
-}
-
-static void rcu_mutex_read_unlock(struct cgt_lock *lock)
-{
-	(void)lock;
-	rcu_read_unlock();
 }
 
 static void rcu_mutex_write_lock(struct cgt_lock *lock)
@@ -62,8 +50,8 @@ const struct cgt_lock_ops rcu_mutex_lock_ops = {
 	.policy		= CGT_POLICY_UNFAIR,
 	.rcu_readers	= true,
 	.init		= rcu_mutex_init,
-	.read_lock	= rcu_mutex_read_lock,
-	.read_unlock	= rcu_mutex_read_unlock,
+	.read_lock	= rcu_read_lock_model,
+	.read_unlock	= rcu_read_unlock_model,
 	.write_lock	= rcu_mutex_write_lock,
 	.write_unlock	= rcu_mutex_write_unlock,
 	.destroy	= rcu_mutex_destroy,

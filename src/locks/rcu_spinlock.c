@@ -11,10 +11,10 @@
  * on the lock keeping writers out, so .rcu_readers keeps this variant out of the stress run:
  * it is for cgtorture compare, whose critical sections read with atomics and free nothing.
  */
-#define _LGPL_SOURCE	/* compare's loops inline liburcu's read side (rcu_fast.h) */
+#define _LGPL_SOURCE	/* compare's loops inline liburcu's read side (rcu_read_side.h) */
 #include "lock.h"
 #include "lock_loop.h"
-#include "rcu_fast.h"
+#include "rcu_read_side.h"
 #include "spin.h"
 #include "../core/rcu.h"
 
@@ -23,19 +23,6 @@ _Static_assert(sizeof(struct ticket_lock) <= CGT_LOCK_PRIV_SIZE, "rcu-spinlock s
 static void rcu_spin_init(struct cgt_lock *lock)
 {
 	ticket_init(cgt_lock_priv(lock, struct ticket_lock));
-}
-
-/* The caller must be a registered RCU reader (cgt_rcu_register_thread). */
-static void rcu_spin_read_lock(struct cgt_lock *lock)
-{
-	(void)lock;
-	rcu_read_lock();
-}
-
-static void rcu_spin_read_unlock(struct cgt_lock *lock)
-{
-	(void)lock;
-	rcu_read_unlock();
 }
 
 static void rcu_spin_write_lock(struct cgt_lock *lock)
@@ -59,8 +46,8 @@ const struct cgt_lock_ops rcu_spinlock_lock_ops = {
 	.policy		= CGT_POLICY_FIFO,
 	.rcu_readers	= true,
 	.init		= rcu_spin_init,
-	.read_lock	= rcu_spin_read_lock,
-	.read_unlock	= rcu_spin_read_unlock,
+	.read_lock	= rcu_read_lock_model,
+	.read_unlock	= rcu_read_unlock_model,
 	.write_lock	= rcu_spin_write_lock,
 	.write_unlock	= rcu_spin_write_unlock,
 	.loops		= &rcu_spin_loops,
