@@ -508,6 +508,32 @@ Test(detect, hang_group_exit_wait_silent_group_reported_after_one_stall)
 }
 
 /*
+ * A thread of the group released by wake_up_new_task that has not run yet (on a loaded
+ * machine a new pthread may wait seconds for its first CPU): de_thread counts it in
+ * notify_count, so the wait is for it, and it is slow, not stuck. It is registered by the
+ * thread that released it, as the actors do, and never attaches during the wait.
+ */
+Test(detect, hang_group_exit_wait_for_a_thread_not_yet_run_is_no_hang)
+{
+	static int group;
+	static struct cgt_thread self, newborn;
+
+	fresh_state();
+	start_detectors(0.5, 0);
+	cgt_thread_register(&self, CGT_ROLE_ACTOR, 1);
+	cgt_thread_set_group(&group);
+	cgt_thread_register_new(&newborn, CGT_ROLE_ACTOR, 2, &group);
+	cgt_wait_begin(&group, "the other threads of the group to exit", CGT_WAIT_GROUP_EXIT);
+	sleep_ms(1500);
+	cgt_wait_end();
+	cr_assert_eq(cgt_failure_count(CGT_DET_HANG), 0,
+		     "a de_thread wait for a thread released but not yet run was called a hang");
+	cgt_detect_stop();
+	cgt_thread_unregister(&newborn);
+	cgt_thread_unregister(&self);
+}
+
+/*
  * A waiter with nobody left in its way, asleep or runnable. On de_thread's wait or a sleeping
  * lock, asleep means its wakeup was lost (a hang); runnable, it was woken (the lock handed
  * to it, or free to try) and waits for a CPU, as on a loaded machine (no hang). A spinning

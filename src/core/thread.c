@@ -46,12 +46,14 @@ const char *cgt_wait_name(int kind)
 	return kind >= 0 && kind < (int)ARRAY_SIZE(wait_names) ? wait_names[kind] : "?";
 }
 
-void cgt_thread_register(struct cgt_thread *t, enum cgt_role role, int pid)
+void cgt_thread_register_new(struct cgt_thread *t, enum cgt_role role, int pid,
+			     const void *group)
 {
 	memset(t, 0, sizeof(*t));
 	t->role = role;
 	t->pid = pid;
-	t->os_tid = (int)syscall(SYS_gettid);
+	t->group = group;
+	t->starting = 1;
 	t->heartbeat_ns = cgt_clock_ns();
 	pthread_mutex_lock(&registry_lock);
 	t->id = ++next_id;
@@ -62,8 +64,21 @@ void cgt_thread_register(struct cgt_thread *t, enum cgt_role role, int pid)
 	registry = t;
 	nregistered++;
 	pthread_mutex_unlock(&registry_lock);
+}
+
+void cgt_thread_attach(struct cgt_thread *t)
+{
+	WRITE_ONCE(t->os_tid, (int)syscall(SYS_gettid));
+	WRITE_ONCE(t->heartbeat_ns, cgt_clock_ns());
+	WRITE_ONCE(t->starting, 0);
 	cgt_self = t;
 	cgt_cover_counts = t->cover.n;
+}
+
+void cgt_thread_register(struct cgt_thread *t, enum cgt_role role, int pid)
+{
+	cgt_thread_register_new(t, role, pid, NULL);
+	cgt_thread_attach(t);
 }
 
 void cgt_thread_set_group(const void *group)

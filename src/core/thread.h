@@ -57,6 +57,7 @@ struct cgt_thread {
 	int pid;			/* model tid, for an actor (changes on exec) */
 	const void *group;		/* an actor's thread group (its signal_struct), or NULL */
 	int os_tid;			/* its thread in the kernel below us (gettid) */
+	int starting;			/* released (wake_up_new_task), not yet run: runnable */
 	int parked;			/* held still by the driver: not hung */
 	int sched_id;			/* T<n> in a controlled run, else 0 */
 	uint64_t heartbeat_ns;		/* last marked point passed */
@@ -97,6 +98,14 @@ extern __thread struct cgt_thread *cgt_self;
 
 /* Registering a thread makes it visible to the detectors and gives it a ring. */
 void cgt_thread_register(struct cgt_thread *t, enum cgt_role role, int pid);
+/*
+ * The same, by the thread that releases a new one (of thread group @group), before it has
+ * run: from then on a wait for its group sees it, starting, though a loaded machine may not
+ * give it a CPU for seconds. The new thread takes @t over with cgt_thread_attach.
+ */
+void cgt_thread_register_new(struct cgt_thread *t, enum cgt_role role, int pid,
+			     const void *group);
+void cgt_thread_attach(struct cgt_thread *t);
 void cgt_thread_unregister(struct cgt_thread *t);
 /* The thread group the calling actor belongs to, so a wait for the group can be judged. */
 void cgt_thread_set_group(const void *group);

@@ -279,12 +279,13 @@ static bool lock_moved(const struct cgt_thread *t, uint64_t now, uint64_t stall)
  * What a thread shows of progress on its own: a marked point passed within the stall (a
  * thread that began its wait then, or steps a walk while it holds a lock), a lock it waits
  * for that others keep taking, a CPU it is on or waits for (a loaded machine: slow, not
- * stuck), or the driver holding it still. A waiter's own chain is judged by what it waits
+ * stuck; a thread released and not yet run waits for its first), or the driver holding it
+ * still. A waiter's own chain is judged by what it waits
  * for: its wait began long ago, or it would not be asked about.
  */
 static bool thread_moves(const struct cgt_thread *t, uint64_t now, uint64_t stall)
 {
-	if (t->parked || lock_moved(t, now, stall))
+	if (t->parked || t->starting || lock_moved(t, now, stall))
 		return true;
 	if (cgt_age_ns(now, t->heartbeat_ns) <= stall)
 		return true;
@@ -296,6 +297,14 @@ static bool thread_moves(const struct cgt_thread *t, uint64_t now, uint64_t stal
 	if (t->wait_obj && t->wait_kind != CGT_WAIT_GROUP_EXIT && !sleeping_lock(t))
 		return false;
 	return cgt_thread_runnable(t->os_tid);
+}
+
+/* As the kernel shows a thread: on or waiting for a CPU, asleep; or not run yet at all. */
+static const char *cpu_state(const struct cgt_thread *t)
+{
+	if (t->starting)
+		return "starting (released, not yet run)";
+	return cgt_thread_runnable(t->os_tid) ? "runnable" : "asleep";
 }
 
 enum { MOVES = 1, STOPPED };
@@ -432,8 +441,7 @@ static size_t chain(char *buf, size_t len, const struct graph *g, int w, bool cy
 			put("  thread %d waits for %s (%s) for %.2f s:", t->id, t->wait_name,
 			    cgt_wait_name(t->wait_kind), (double)cgt_age_ns(now, t->wait_since_ns) / 1e9);
 			if (!g->nout[u])
-				put(" nobody in its way holds it, and it is %s",
-				    cgt_thread_runnable(t->os_tid) ? "runnable" : "asleep");
+				put(" nobody in its way holds it, and it is %s", cpu_state(t));
 		}
 		orphans += !g->nout[u];
 		for (int k = 0; k < g->nout[u]; k++) {
@@ -457,8 +465,7 @@ static size_t chain(char *buf, size_t len, const struct graph *g, int w, bool cy
 			continue;
 		off += describe(buf + off, off < len ? len - off : 0, t, now);
 		put("    last marked point %.2f s ago; %s\n",
-		    (double)cgt_age_ns(now, t->heartbeat_ns) / 1e9,
-		    cgt_thread_runnable(t->os_tid) ? "runnable" : "asleep");
+		    (double)cgt_age_ns(now, t->heartbeat_ns) / 1e9, cpu_state(t));
 	}
 	if (!ends && orphans)
 		put("  no thread holds what the chain waits for (%d waiter(s) with nobody in the way)\n",

@@ -42,8 +42,7 @@ static void *actor_main(void *arg)
 		goto out;
 	me = a->task;
 	cgt_rcu_register_thread();
-	cgt_thread_register(&a->state, CGT_ROLE_ACTOR, READ_ONCE(me->pid));
-	cgt_thread_set_group(me->signal);
+	cgt_thread_attach(&a->state);
 	if (cgt_sched_on())
 		cgt_sched_enter(&a->ent);
 	for (;;) {
@@ -108,6 +107,8 @@ static void actor_start(struct task *child)
 	struct actor *a = child->ctx;
 
 	get_task_struct(child);		/* the pthread's own reference, dropped as it ends */
+	/* from here an exec's wait for the group counts it: the detectors must see it */
+	cgt_thread_register_new(&a->state, CGT_ROLE_ACTOR, child->pid, child->signal);
 	if (cgt_sched_on())
 		cgt_sched_add(&a->ent);
 	sem_post(&a->gate);
