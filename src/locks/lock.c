@@ -28,6 +28,7 @@ static int nclasses;
 struct tally {
 	long acquired[CGT_MAX_LOCK_CLASSES][2];
 	struct tally *next;
+	struct tally **pprev;		/* what points at it: leaving is O(1) at 30,000 threads */
 };
 
 static struct tally *tallies;		/* the live threads' tallies, under class_lock */
@@ -40,12 +41,9 @@ static void tally_exit(void *arg)
 	struct tally *t = arg;
 
 	pthread_mutex_lock(&class_lock);
-	for (struct tally **pp = &tallies; *pp; pp = &(*pp)->next) {
-		if (*pp == t) {
-			*pp = t->next;
-			break;
-		}
-	}
+	*t->pprev = t->next;
+	if (t->next)
+		t->next->pprev = t->pprev;
 	for (int c = 0; c < CGT_MAX_LOCK_CLASSES; c++)
 		for (int side = 0; side < 2; side++)
 			classes[c].acquired[side] += READ_ONCE(t->acquired[c][side]);
@@ -73,6 +71,9 @@ static struct tally *tally_get(void)
 		return NULL;
 	pthread_mutex_lock(&class_lock);
 	t->next = tallies;
+	t->pprev = &tallies;
+	if (tallies)
+		tallies->pprev = &t->next;
 	tallies = t;
 	pthread_mutex_unlock(&class_lock);
 	pthread_setspecific(tally_key, t);
