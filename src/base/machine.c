@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <stdio.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 
 #include "machine.h"
@@ -54,4 +55,26 @@ long cgt_machine_thread_cap(char *why, size_t len)
 	snprintf(why, len, "pid_max %ld, threads-max %ld, max_map_count %ld (two maps a stack), "
 		 "RLIMIT_NPROC %ld, %ld threads running", pid_max, threads_max, maps, nproc, now);
 	return cap;
+}
+
+#ifndef PR_FUTEX_HASH
+#define PR_FUTEX_HASH			78
+#define PR_FUTEX_HASH_SET_SLOTS		1
+#define PR_FUTEX_HASH_GET_SLOTS		2
+#endif
+#define FUTEX_HASH_MAX			(1L << 17)
+
+long cgt_machine_futex_hash(long sleepers)
+{
+	long have = prctl(PR_FUTEX_HASH, PR_FUTEX_HASH_GET_SLOTS, 0, 0, 0), want = 16;
+
+	if (have <= 0)
+		return have < 0 ? 0 : have;
+	while (want < 4 * sleepers && want < FUTEX_HASH_MAX)
+		want *= 2;
+	/* the kernel may refuse a size (its memory, its own bound): try the next smaller */
+	for (; want > have; want /= 2)
+		if (!prctl(PR_FUTEX_HASH, PR_FUTEX_HASH_SET_SLOTS, want, 0, 0))
+			return want;
+	return have;
 }

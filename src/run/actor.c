@@ -15,6 +15,7 @@
 #include "actor.h"
 #include "park.h"
 #include "../base/clock.h"
+#include "../base/machine.h"
 
 struct actor {
 	pthread_t thread;
@@ -171,5 +172,6 @@ int cgt_actors_init(struct cgt_run *run)
 	actor_stream = 0;
 	pthread_attr_init(&actor_attr);
 	pthread_attr_setdetachstate(&actor_attr, PTHREAD_CREATE_DETACHED);
+	cgt_machine_futex_hash(run->cfg->threads);
 	return pthread_attr_setstacksize(&actor_attr, (size_t)run->cfg->stack_kib * 1024);
 }
