@@ -605,6 +605,64 @@ Test(detect, hang_spinning_lock_waiter_alone_is_a_hang_though_runnable)
 		  "a spinlock waiter spinning on a lock nobody holds went unreported");
 }
 
+/*
+ * synchronize_rcu with no reader in its way: it waits in the queue of grace periods (liburcu
+ * scans every registered thread for each, 30,000 of them in a big run). While grace periods
+ * end it moves; when none has ended for a stall, RCU itself has stopped (a hang).
+ */
+struct gp_queue_ctx {
+	int stop;
+	int ending;		/* grace periods end every 50 ms until stop */
+};
+
+static void *gp_machinery(void *arg)
+{
+	struct gp_queue_ctx *c = arg;
+
+	while (!__atomic_load_n(&c->stop, __ATOMIC_ACQUIRE)) {
+		if (c->ending)
+			rcu_callback_enter();
+		sleep_ms(50);
+	}
+	return NULL;
+}
+
+static bool gp_wait(struct gp_queue_ctx *c)
+{
+	static const char gp;
+	struct cgt_thread self;
+	pthread_t th;
+	bool hung;
+
+	fresh_state();
+	start_detectors(0.5, 0);
+	cr_assert_eq(pthread_create(&th, NULL, gp_machinery, c), 0);
+	cgt_thread_register(&self, CGT_ROLE_ACTOR, 1);
+	cgt_wait_begin(&gp, "rcu grace period", CGT_WAIT_GP);
+	sleep_ms(1500);
+	cgt_wait_end();
+	hung = cgt_failure_count(CGT_DET_HANG) > 0;
+	__atomic_store_n(&c->stop, 1, __ATOMIC_RELEASE);
+	cr_assert(join_within(th, 10.0));
+	cgt_detect_stop();
+	cgt_thread_unregister(&self);
+	return hung;
+}
+
+Test(detect, hang_grace_period_wait_while_grace_periods_end_is_no_hang)
+{
+	static struct gp_queue_ctx c = { .ending = 1 };
+
+	cr_assert_not(gp_wait(&c), "a synchronize_rcu queued while grace periods ended was called hung");
+}
+
+Test(detect, hang_grace_period_wait_with_rcu_stopped_is_a_hang)
+{
+	static struct gp_queue_ctx c = { .ending = 0 };
+
+	cr_assert(gp_wait(&c), "a synchronize_rcu with no grace period ending for 3 stalls went unreported");
+}
+
 /* ---- starvation ---- */
 
 /*

@@ -107,9 +107,22 @@ void call_rcu(struct rcu_head *head, void (*func)(struct rcu_head *head))
 		urcu_memb_call_rcu(head, func);
 }
 
+static uint64_t gp_ended_ns;
+
+uint64_t cgt_rcu_gp_ended_ns(void)
+{
+	return __atomic_load_n(&gp_ended_ns, __ATOMIC_RELAXED);
+}
+
+static void gp_ended(void)
+{
+	__atomic_store_n(&gp_ended_ns, cgt_clock_coarse_ns(), __ATOMIC_RELAXED);
+}
+
 void rcu_callback_enter(void)
 {
 	gp_acquire();
+	gp_ended();
 }
 
 static const char rcu_gp_waitable = 0;	/* what a synchronize_rcu() caller waits for */
@@ -126,6 +139,7 @@ void synchronize_rcu(void)
 		urcu_memb_synchronize_rcu();
 	cgt_wait_end();
 	gp_acquire();
+	gp_ended();
 }
 
 void rcu_barrier(void)

@@ -39,6 +39,12 @@ void call_rcu(struct rcu_head *head, void (*func)(struct rcu_head *head));
 void rcu_callback_enter(void);
 void synchronize_rcu(void);
 void rcu_barrier(void);
+/*
+ * When a grace period last ended, as seen by the model (a callback ran, a synchronize_rcu
+ * returned), on cgt_clock_coarse_ns; 0 before the first. A synchronize_rcu caller with no
+ * reader in its way waits in the queue of grace periods: it moves while they end.
+ */
+uint64_t cgt_rcu_gp_ended_ns(void);
 void cgt_rcu_register_thread(void);
 void cgt_rcu_unregister_thread(void);
 /* Nesting depth of this thread's read-side sections (for the RCU-nesting checks). */

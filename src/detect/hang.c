@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "detect.h"
+#include "../core/rcu.h"
 #include "../locks/lock.h"
 
 #define MAX_EDGES	(1 << 22)	/* past it the graph is cut: unfinished chains move */
@@ -288,6 +289,9 @@ static bool thread_moves(const struct cgt_thread *t, uint64_t now, uint64_t stal
 	if (t->parked || t->starting || lock_moved(t, now, stall))
 		return true;
 	if (cgt_age_ns(now, t->heartbeat_ns) <= stall)
+		return true;
+	/* a grace period's waiter moves while grace periods end: its own is queued behind */
+	if (t->wait_kind == CGT_WAIT_GP && cgt_age_ns(now, cgt_rcu_gp_ended_ns()) <= stall)
 		return true;
 	/*
 	 * A spinning waiter is runnable by design: only its lock can show it moves. A group
