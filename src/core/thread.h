@@ -59,6 +59,7 @@ struct cgt_thread {
 	int os_tid;			/* its thread in the kernel below us (gettid) */
 	int starting;			/* released (wake_up_new_task), not yet run: runnable */
 	int parked;			/* held still by the driver: not hung */
+	uint32_t park_word;		/* futex: a parked thread sleeps on it, bumped to wake it */
 	int sched_id;			/* T<n> in a controlled run, else 0 */
 	uint64_t heartbeat_ns;		/* last marked point passed */
 	/* what it waits for */

@@ -128,13 +128,13 @@ static void actor_kill(struct task *t)
 {
 	struct actor *a;
 
-	if (!cgt_sched_on()) {
-		cgt_run_wake_parked(actor_run);
-		return;
-	}
 	a = READ_ONCE(t->ctx);
-	if (a)
+	if (!a)
+		return;
+	if (cgt_sched_on())
 		cgt_sched_wake_ent(&a->ent, &actor_run->pause);
+	else
+		cgt_run_wake_thread(&a->state);
 }
 
 /*

@@ -9,16 +9,17 @@
 
 /*
  * A model thread waits here, between operations, while the driver inspects the model. Free
- * running, it sleeps on park_gen, which every resume and every SIGKILL bumps: a mutex and
- * condition variable made 30,000 parked threads wake into one queue for the mutex. The
- * count of the parked is a release, so the driver that reads it all sees what each did.
+ * running, it sleeps on its own word (cgt_thread.park_word), bumped by the resume and by a
+ * SIGKILL for it: on one word shared by every parked thread, each exec's zap woke all
+ * 30,000 of them once per thread it killed. The count of the parked is a release, so the
+ * driver that reads it all sees what each did.
  */
 void cgt_run_park(struct cgt_run *run, struct task *me)
 {
+	struct cgt_thread *self = cgt_self;
 	uint32_t gen;
 
-	if (cgt_self)
-		WRITE_ONCE(cgt_self->parked, 1);
+	__atomic_store_n(&self->parked, 1, __ATOMIC_SEQ_CST);
 	if (cgt_sched_on()) {
 		/* the lock orders the model's state before the driver's check, for TSan */
 		pthread_mutex_lock(&run->park_lock);
@@ -29,34 +30,44 @@ void cgt_run_park(struct cgt_run *run, struct task *me)
 		pthread_mutex_lock(&run->park_lock);
 		__atomic_sub_fetch(&run->parked, 1, __ATOMIC_RELAXED);
 		pthread_mutex_unlock(&run->park_lock);
-		if (cgt_self)
-			WRITE_ONCE(cgt_self->parked, 0);
+		WRITE_ONCE(self->parked, 0);
 		return;
 	}
 	__atomic_add_fetch(&run->parked, 1, __ATOMIC_SEQ_CST);
 	/* a SIGKILL from an exec that began before the pause must still take effect */
 	for (;;) {
-		gen = __atomic_load_n(&run->park_gen, __ATOMIC_SEQ_CST);
+		gen = __atomic_load_n(&self->park_word, __ATOMIC_SEQ_CST);
+		__atomic_thread_fence(__ATOMIC_SEQ_CST);	/* the SIGKILL's plain store */
 		if (!__atomic_load_n(&run->pause, __ATOMIC_SEQ_CST) || cgt_run_stopping(run) ||
 		    (me && fatal_signal_pending(me)))
 			break;
-		futex_wait(&run->park_gen, gen, NULL);
+		futex_wait(&self->park_word, gen, NULL);
 	}
 	__atomic_sub_fetch(&run->parked, 1, __ATOMIC_RELAXED);
-	if (cgt_self)
-		WRITE_ONCE(cgt_self->parked, 0);
+	WRITE_ONCE(self->parked, 0);
 }
 
 /*
- * Let the parked threads look again: the pause ended, or one of them got a SIGKILL (which
- * is set before this bump, so a thread that read the old word sees it on waking).
+ * Let @t look again if it is parked: its SIGKILL (set before this call) or the end of the
+ * pause. Either @t, parking, sees what changed, or this sees it parked and bumps its word,
+ * which its futex_wait will not sleep through (both sides sequentially consistent).
  */
+void cgt_run_wake_thread(struct cgt_thread *t)
+{
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	if (!__atomic_load_n(&t->parked, __ATOMIC_SEQ_CST))
+		return;
+	__atomic_add_fetch(&t->park_word, 1, __ATOMIC_SEQ_CST);
+	futex_wake(&t->park_word, 1);
+}
+
+/* The pause is over: every parked thread looks again. */
 void cgt_run_wake_parked(struct cgt_run *run)
 {
-	/* the SIGKILL's plain store before the count's load: a thread counted sees the signal */
-	__atomic_thread_fence(__ATOMIC_SEQ_CST);
 	if (!__atomic_load_n(&run->parked, __ATOMIC_SEQ_CST))
 		return;
-	__atomic_add_fetch(&run->park_gen, 1, __ATOMIC_SEQ_CST);
-	futex_wake(&run->park_gen, INT32_MAX);
+	cgt_threads_lock();
+	for (struct cgt_thread *t = cgt_threads_first(); t; t = t->next)
+		cgt_run_wake_thread(t);
+	cgt_threads_unlock();
 }

@@ -18,9 +18,9 @@ struct cgt_run {
 	int stop;			/* every model thread exits at its next loop top */
 	int pause;			/* every model thread parks at its next loop top */
 	int parked;			/* model threads and walkers parked */
-	uint32_t park_gen;		/* futex: bumped to let parked threads look again */
 	pthread_mutex_t park_lock;	/* a controlled run's park, for TSan */
 	int failed;			/* the --stop-on detector reported: end now */
+	int ramping;			/* the population is growing: every operation forks */
 	double start;
 	/* swarm phases (swarm.h): the one in force, and when the next begins */
 	int phase;
@@ -34,6 +34,7 @@ struct cgt_run {
 
 void cgt_run_park(struct cgt_run *run, struct task *me);
 void cgt_run_wake_parked(struct cgt_run *run);
+void cgt_run_wake_thread(struct cgt_thread *t);
 static inline bool cgt_run_stopping(struct cgt_run *run)
 {
 	return __atomic_load_n(&run->stop, __ATOMIC_ACQUIRE);
