@@ -36,14 +36,14 @@ static __thread const void *holding;	/* the group of the task this operation las
  * callback batching), as long as a task out of its section may be preempted where its
  * group is changing: no grace period bounds it, and what it found is freed under it.
  */
-static void perturb(long max_ns, bool meets)
+static bool perturb(long max_ns, bool meets)
 {
 	struct cgt_thread *t = cgt_self;
 	struct timespec ts = { 0, 0 };
 	uint32_t r;
 
 	if (!t)
-		return;
+		return false;
 	if (perturb_rng_for != t->id) {
 		prng_seed(&perturb_rng, perturb_seed, 0x9e37u + (uint64_t)t->id);
 		perturb_rng_for = t->id;
@@ -53,13 +53,14 @@ static void perturb(long max_ns, bool meets)
 	if (meets && r < 500)
 		r = 0;
 	else if (r >= (uint32_t)READ_ONCE(perturb_permille))
-		return;
+		return false;
 	if (r & 1) {
 		sched_yield();
-		return;
+		return true;
 	}
 	ts.tv_nsec = 1000 + (long)prng_below(&perturb_rng, (uint32_t)max_ns);
 	nanosleep(&ts, NULL);
+	return true;
 }
 
 /* The thread whose group a point reads or changes (meet.h), or NULL. */
@@ -138,17 +139,36 @@ static bool meets(enum cgt_point_id id, const void *obj)
 	return cgt_meet(group, role, cgt_self->id, cgt_clock_ns());
 }
 
+/*
+ * The steps of one walk perturbed at most: a walk over 10,000 processes under
+ * tasklist_lock, perturbed at one step in ten, slept and yielded for seconds holding it
+ * (the kernel's reader, preemption off, is held up only by interrupts). A thread-group
+ * walk at a few hundred threads is perturbed as before.
+ */
+#define STEP_PERTURBS_MAX	16
+static __thread int step_perturbs;	/* steps delayed since the last other point */
+
+static bool walk_step(enum cgt_point_id id)
+{
+	return id == CGT_PT_WALK_STEP || id == CGT_PT_ITER_STEP || id == CGT_PT_PGRP_STEP;
+}
+
 /* A point's longest delay (see perturb), and whether it meets another thread. */
 static void perturb_at(enum cgt_point_id id, const void *obj)
 {
-	bool met = meets(id, obj);
+	bool met = meets(id, obj), step = walk_step(id), delayed;
 
+	if (!step)
+		step_perturbs = 0;
+	else if (step_perturbs >= STEP_PERTURBS_MAX)
+		return;
 	if (id == CGT_PT_READDIR_STEP || (id == CGT_PT_RCU_EXIT && met))
-		perturb(20000000, met);
+		delayed = perturb(20000000, met);
 	else if (id == CGT_PT_WALK_STEP || id == CGT_PT_RCU_EXIT || (id == CGT_PT_LOCK_HELD && met))
-		perturb(2000000, met);
+		delayed = perturb(2000000, met);
 	else
-		perturb(200000, met);
+		delayed = perturb(200000, met);
+	step_perturbs += step && delayed;
 }
 
 static void record_point(enum cgt_point_id id, const void *obj)
