@@ -522,9 +522,11 @@ int cgt_run(const struct cgt_run_config *cfg, const struct cgt_run_hooks *hooks,
 	 * The last check must happen: threads on their way through queues that move, on a
 	 * loaded machine, get two seconds past the stall between one parking and the next; a
 	 * thread that really hangs meanwhile is the watchdog's, reported after one stall. The
-	 * cgroups go offline first, so that writers queued on cgroup_mutex leave at once.
+	 * cgroups go offline first, so that writers queued on cgroup_mutex leave at once, and
+	 * perturbation stops: at 30,000 threads its delays held the queues still for seconds.
 	 */
 	cgroup_offline_all();
+	cgt_events_calm();
 	res->quiesced = run_check(run, nwalkers, cfg->stall + 2, true);
 	if (!res->quiesced)
 		cgt_detect_no_rest(cfg->stall + 2);
