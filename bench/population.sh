@@ -1,15 +1,13 @@
 #!/bin/sh
 # bench/population.sh: a run at each population (512, 2,000, 10,000, 30,000 threads), with
-# what it reached and how fast: at the defaults (swarm on: each phase draws its own mix, and
-# the population is what its births and deaths settle to), then with --swarm off (the
-# default mix, whose forks outnumber its exits). Usage: bench/population.sh path/to/cgtorture
-# [SECONDS]
+# what it reached and how fast: at the defaults (swarm on: each phase draws its own mix),
+# then with --swarm off (the default mix). Each free run starts with a ramp, forks alone
+# until 7/8 of the cap live (run.c). Usage: bench/population.sh path/to/cgtorture [SECONDS]
 #
 # One line per population starting with "BENCH population", for scripts:
 #   swarm     on (the defaults) or off
 #   threads   the --threads cap asked for
-#   to_90pct  seconds until the live threads first reached 90% of it, from the stats lines
-#             (every 0.25 s), or "never"
+#   ramp_s    seconds until 7/8 of it lived (the SUMMARY's ramp_s), or "never"
 #   peak      the most live threads at once (the SUMMARY's peak)
 #   ops_per_s the model operations per second over the run
 #   took      wall-clock seconds the whole run took, beside its hard deadline (duration +
@@ -27,20 +25,15 @@ echo "population: a run of ${dur} s at each cap (pid_max $(cat /proc/sys/kernel/
 for swarm in on off; do
 	for n in 512 2000 10000 30000; do
 		start=$(date +%s.%N)
-		"$bin" run --threads "$n" --duration "$dur" --seed 1 --swarm "$swarm" --stats-interval 0.25 \
-			>"$out" 2>&1
+		"$bin" run --threads "$n" --duration "$dur" --seed 1 --swarm "$swarm" >"$out" 2>&1
 		took=$(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
-		to90=$(awk -v want="$(( n * 9 / 10 ))" '
-			/^\[ *[0-9.]+s\] live / {
-				t = $2; sub(/s\]/, "", t); sub(/\[/, "", t)
-				if ($4 + 0 >= want) { print t; found = 1; exit }
-			}
-			END { if (!found) print "never" }' "$out")
+		ramp=$(sed -n 's/^SUMMARY.* ramp_s=\([-0-9.]*\).*/\1/p' "$out")
+		[ "${ramp:--1.00}" = "-1.00" ] && ramp=never
 		peak=$(sed -n 's/^SUMMARY.* peak=\([0-9]*\).*/\1/p' "$out")
 		ops=$(sed -n 's/^SUMMARY.* ops_per_s=\([0-9]*\).*/\1/p' "$out")
 		verdict=$(sed -n 's/^SUMMARY.* verdict=\([A-Z]*\).*/\1/p' "$out")
-		printf 'BENCH population swarm=%s threads=%d to_90pct=%s peak=%s ops_per_s=%s took=%s deadline=%d verdict=%s\n' \
-			"$swarm" "$n" "$to90" "${peak:-?}" "${ops:-?}" "$took" "$(( dur + 2 + 4 ))" "${verdict:-none}"
+		printf 'BENCH population swarm=%s threads=%d ramp_s=%s peak=%s ops_per_s=%s took=%s deadline=%d verdict=%s\n' \
+			"$swarm" "$n" "$ramp" "${peak:-?}" "${ops:-?}" "$took" "$(( dur + 2 + 4 ))" "${verdict:-none}"
 		grep -m2 '^  \[' "$out" | sed 's/^/    /'
 	done
 done

@@ -105,8 +105,14 @@ void cgt_print_summary(FILE *f, const struct cgt_run_config *cfg, const struct c
 		"pgrp walks %ld, css_task_iter %ld, cgroup_task_count %ld, proc_cgroup_show %ld\n",
 		s->walks, s->walks ? (double)s->walk_steps / s->walks : 0.0, s->readdirs,
 		s->readdir_missed, s->pgrp_walks, s->iters, s->counts, s->shows);
-	fprintf(f, "peak live threads %ld (cap %d); invariant checks while running %ld",
-		s->peak, cfg->threads, s->checks);
+	fprintf(f, "peak live threads %ld (cap %d); ", s->peak, cfg->threads);
+	if (s->ramp_target && s->ramp_ms >= 0)
+		fprintf(f, "%ld live %.2f s into the run (the ramp); ", s->ramp_target,
+			(double)s->ramp_ms / 1000);
+	else if (s->ramp_target)
+		fprintf(f, "the ramp to %ld live ended at half the run without them; ",
+			s->ramp_target);
+	fprintf(f, "invariant checks while running %ld", s->checks);
 	if (s->checks_skipped)
 		fprintf(f, " (%ld skipped: the model did not come to rest within --stall)",
 			s->checks_skipped);
@@ -151,9 +157,10 @@ void cgt_print_summary(FILE *f, const struct cgt_run_config *cfg, const struct c
 
 	print_coverage_counts(f, &r->cover);
 	fprintf(f, "SUMMARY iter=%s css-lock=%s threads=%d seed=%llu ops=%ld ops_per_s=%.0f "
-		"peak=%ld failures=%ld known=%ld first_failure_s=%.3f verdict=%s\n",
+		"peak=%ld failures=%ld known=%ld first_failure_s=%.3f ramp_s=%.2f verdict=%s\n",
 		cgt_iter_name(cfg->iter), cfg->css_lock->name, cfg->threads,
 		(unsigned long long)cfg->seed, total, total / secs, s->peak, r->failures, r->known,
-		r->first_failure, r->pass ? "PASS" : "FAIL");
+		r->first_failure, s->ramp_ms >= 0 ? (double)s->ramp_ms / 1000 : -1.0,
+		r->pass ? "PASS" : "FAIL");
 	fprintf(f, "End of test: %s\n", r->pass ? "PASS" : "FAILURE");
 }

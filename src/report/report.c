@@ -116,11 +116,11 @@ static json_t *schedule_json(const struct cgt_run_config *cfg, const struct cgt_
 
 static json_t *stats_json(const struct cgt_stats *s, double elapsed)
 {
-	json_t *ops = json_object();
+	json_t *ops = json_object(), *out;
 
 	for (int op = 0; op < CGT_NR_OPS; op++)
 		json_object_set_new(ops, cgt_op_names[op], json_integer(s->ops[op]));
-	return json_pack("{s:o, s:f, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I,"
+	out = json_pack("{s:o, s:f, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I,"
 			 " s:I, s:I, s:I}",
 			 "ops", ops, "elapsed_s", elapsed, "peak_live_threads", (json_int_t)s->peak,
 			 "fork_threads", (json_int_t)s->fork_thread,
@@ -135,6 +135,13 @@ static json_t *stats_json(const struct cgt_stats *s, double elapsed)
 			 "readdir_missed", (json_int_t)s->readdir_missed,
 			 "pgrp_walks", (json_int_t)s->pgrp_walks, "checks", (json_int_t)s->checks,
 			 "checks_skipped", (json_int_t)s->checks_skipped);
+	/* a free run's ramp (run.c): its target, and when it got there (null: it did not) */
+	if (out && s->ramp_target) {
+		json_object_set_new(out, "ramp_target", json_integer(s->ramp_target));
+		json_object_set_new(out, "ramp_s", s->ramp_ms >= 0 ?
+				    json_real((double)s->ramp_ms / 1000) : json_null());
+	}
+	return out;
 }
 
 /* {"points": {name: count}, "paths": {name: count}}: what the run exercised */

@@ -56,7 +56,7 @@ static void *actor_main(void *arg)
 				cgt_run_park(run, me);
 			continue;
 		}
-		if (cgt_do_op(run, me, cgt_pick_op(run->cfg, &a->rng), &a->rng) == CGT_OP_EXITED)
+		if (cgt_do_op(run, me, cgt_pick_op(run, &a->rng), &a->rng) == CGT_OP_EXITED)
 			goto exited;
 	}
 	if (fatal_signal_pending(me))

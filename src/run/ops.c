@@ -34,12 +34,14 @@ static int pick(const unsigned int *weight, int n, struct prng *rng)
 	return i;
 }
 
-/* The operation mix of the phase in force (swarm.h). */
-enum cgt_op cgt_pick_op(const struct cgt_run_config *cfg, struct prng *rng)
+/* The operation mix of the phase in force (swarm.h), or a fork while the run ramps up. */
+enum cgt_op cgt_pick_op(const struct cgt_run *run, struct prng *rng)
 {
 	const struct cgt_phase *p = cgt_phase_now();
 
-	return (enum cgt_op)pick(p ? p->mix : cfg->mix, CGT_NR_OPS, rng);
+	if (__atomic_load_n(&run->ramping, __ATOMIC_RELAXED))
+		return CGT_OP_FORK;
+	return (enum cgt_op)pick(p ? p->mix : run->cfg->mix, CGT_NR_OPS, rng);
 }
 
 /*

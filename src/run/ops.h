@@ -46,7 +46,7 @@ struct cgt_run;
 struct cgt_run_config;
 
 enum cgt_op_result { CGT_OP_DONE, CGT_OP_EXITED };
-enum cgt_op cgt_pick_op(const struct cgt_run_config *cfg, struct prng *rng);
+enum cgt_op cgt_pick_op(const struct cgt_run *run, struct prng *rng);
 enum cgt_op_result cgt_do_op(struct cgt_run *run, struct task *me, enum cgt_op op,
 			     struct prng *rng);
 /* A reader that keeps watching one process for a while, as a monitor polling taskstats. */

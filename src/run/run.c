@@ -263,6 +263,35 @@ static bool cfg_controlled(const struct cgt_run *run)
 	return run->cfg->sched != NULL;
 }
 
+/*
+ * A free run starts by growing to the population it asks for: until RAMP_PERMILLE of the
+ * phase's cap live, every operation forks (ops.c) while the walkers read as ever, so a run
+ * at 30,000 threads spends its time at 30,000 rather than where its mix levels off (at
+ * 6,000). A ramp not there by half the run ends anyway: the machine's thread cap, or
+ * forks that fail. A controlled run has no ramp: its schedules stay as they were.
+ */
+#define RAMP_PERMILLE	875
+
+static void run_ramp_begin(struct cgt_run *run)
+{
+	long target = (long)cgt_phase_now()->threads * RAMP_PERMILLE / 1000;
+
+	run->stats.ramp_target = target > 1 ? target : 1;
+	run->stats.ramp_ms = -1;
+	__atomic_store_n(&run->ramping, !run->cfg->sched, __ATOMIC_RELAXED);
+}
+
+static void run_ramp(struct cgt_run *run, double now_s)
+{
+	if (!__atomic_load_n(&run->ramping, __ATOMIC_RELAXED))
+		return;
+	if (READ_ONCE(run->stats.live) >= run->stats.ramp_target)
+		WRITE_ONCE(run->stats.ramp_ms, (long)(now_s * 1000));
+	else if (now_s < run->cfg->duration / 2)
+		return;
+	__atomic_store_n(&run->ramping, 0, __ATOMIC_RELAXED);
+}
+
 /* The next swarm phase: its configuration published, its perturbation in force. */
 static void run_next_phase(struct cgt_run *run, double now_s, long step)
 {
@@ -466,6 +495,7 @@ int cgt_run(const struct cgt_run_config *cfg, const struct cgt_run_hooks *hooks,
 		       "--pid-max pins it)\n", mcfg.pid_max);
 
 	run->start = cgt_now();
+	run_ramp_begin(run);
 	end = run->start + cfg->duration;
 	next_stats = run->start + cfg->stats_interval;
 	next_check = cfg->check_interval > 0 ? run->start + cfg->check_interval : end + 1;
@@ -503,6 +533,7 @@ int cgt_run(const struct cgt_run_config *cfg, const struct cgt_run_hooks *hooks,
 	while (cgt_now() < end && !__atomic_load_n(&run->failed, __ATOMIC_ACQUIRE) &&
 	       !__atomic_load_n(&interrupted, __ATOMIC_RELAXED)) {
 		run_report_progress(run, &next_stats, &next_progress, tty);
+		run_ramp(run, cgt_now() - run->start);
 		if (cgt_now() >= next_steer) {
 			cgt_steer_refresh();
 			next_steer = cgt_now() + STEER_INTERVAL_S;

@@ -32,6 +32,8 @@ struct cgt_stats {
 	long checks_skipped;		/* the model did not come to rest within --stall */
 	long live;			/* live model threads (pthreads) now */
 	long peak;			/* most at once */
+	long ramp_target;		/* the population a free run's start grows to... */
+	long ramp_ms;			/* ...reached this far into the run; -1 not (yet) */
 	long actors;			/* actor pthreads not yet finished */
 };
 
