@@ -49,7 +49,6 @@ const char *cgt_wait_name(int kind)
 void cgt_thread_register_new(struct cgt_thread *t, enum cgt_role role, int pid,
 			     const void *group)
 {
-	memset(t, 0, sizeof(*t));
 	t->role = role;
 	t->pid = pid;
 	t->group = group;
@@ -77,6 +76,7 @@ void cgt_thread_attach(struct cgt_thread *t)
 
 void cgt_thread_register(struct cgt_thread *t, enum cgt_role role, int pid)
 {
+	memset(t, 0, sizeof(*t));
 	cgt_thread_register_new(t, role, pid, NULL);
 	cgt_thread_attach(t);
 }

@@ -102,7 +102,8 @@ void cgt_thread_register(struct cgt_thread *t, enum cgt_role role, int pid);
 /*
  * The same, by the thread that releases a new one (of thread group @group), before it has
  * run: from then on a wait for its group sees it, starting, though a loaded machine may not
- * give it a CPU for seconds. The new thread takes @t over with cgt_thread_attach.
+ * give it a CPU for seconds. The new thread takes @t over with cgt_thread_attach. @t comes
+ * zeroed (calloc) and is not cleared here: an exec may already be looking at it, to kill.
  */
 void cgt_thread_register_new(struct cgt_thread *t, enum cgt_role role, int pid,
 			     const void *group);
