@@ -31,6 +31,23 @@ static struct cgt_run *actor_run;
 static pthread_attr_t actor_attr;
 static uint64_t actor_stream;
 
+/*
+ * The task outlives its pthread (a zombie leader) and an exec's zap, under the group's
+ * siglock, may have just looked its actor up to wake it (actor_kill): the actor lets go of
+ * the task under the same lock, so no zap still holds it when it is freed. (A controlled
+ * run moves one thread at a time: a zap never overlaps this.)
+ */
+static void actor_detach(struct task *me)
+{
+	if (cgt_sched_on()) {
+		WRITE_ONCE(me->ctx, NULL);
+		return;
+	}
+	pthread_mutex_lock(&me->signal->siglock);
+	WRITE_ONCE(me->ctx, NULL);
+	pthread_mutex_unlock(&me->signal->siglock);
+}
+
 /* The life of one model thread. */
 static void *actor_main(void *arg)
 {
@@ -64,7 +81,7 @@ static void *actor_main(void *arg)
 	do_exit(me);
 exited:
 	stat_add(run, live, -1);
-	WRITE_ONCE(me->ctx, NULL);	/* a zombie leader outlives its pthread */
+	actor_detach(me);
 	put_task_struct(me);
 	cgt_sched_exit();
 	cgt_thread_unregister(&a->state);
