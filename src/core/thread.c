@@ -107,6 +107,26 @@ bool cgt_thread_runnable(int os_tid)
 	return p && p[1] == ' ' && p[2] == 'R';
 }
 
+long cgt_thread_syscall(int os_tid)
+{
+	char path[64], buf[64];
+	ssize_t n;
+	long nr;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/self/task/%d/syscall", os_tid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return -1;
+	buf[n] = 0;
+	/* "running", or the number and arguments of the call it sleeps in */
+	return sscanf(buf, "%ld", &nr) == 1 ? nr : -1;
+}
+
 /*
  * A running thread goes on recording while it is copied: each event it records overwrites
  * the oldest slot of the ring. The copy keeps the ring as it stood when the copy began, and

@@ -117,6 +117,11 @@ void cgt_thread_set_group(const void *group);
  * stuck.
  */
 bool cgt_thread_runnable(int os_tid);
+/*
+ * The system call the harness thread with kernel tid @os_tid is blocked in (SYS_futex,
+ * SYS_nanosleep, ...), or -1: running, or it cannot be told.
+ */
+long cgt_thread_syscall(int os_tid);
 /* "driver", "actor", ...; "none", "read", "write", "grace period", "group exit" */
 const char *cgt_role_name(int role);
 const char *cgt_wait_name(int kind);

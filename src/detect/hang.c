@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 
 #include "detect.h"
 #include "../core/rcu.h"
@@ -276,6 +277,29 @@ static bool lock_moved(const struct cgt_thread *t, uint64_t now, uint64_t stall)
 	       cgt_age_ns(now, lock_changed(t->wait_obj, now)) <= stall;
 }
 
+/* A sleep the thread chose (--off-cpu's holder, perturbation), not a wait for another. */
+static bool sleep_call(long nr)
+{
+	return nr == SYS_nanosleep || nr == SYS_clock_nanosleep;
+}
+
+/*
+ * A thread asleep with no model wait of its own (a model wait always names what it waits
+ * for) is off the CPU on purpose, in a sleep call, or blocked below the model: a lock of
+ * libc or liburcu, the kernel's mmap_lock for a new thread's stack. At 30,000 threads those
+ * take seconds: the machine is slow, the model has not stopped (the run's hard deadline
+ * bounds the machine).
+ */
+static bool below_the_model(const struct cgt_thread *t)
+{
+	long nr;
+
+	if (t->wait_obj)
+		return false;
+	nr = cgt_thread_syscall(t->os_tid);
+	return nr >= 0 && !sleep_call(nr);
+}
+
 /*
  * What a thread shows of progress on its own: a marked point passed within the stall (a
  * thread that began its wait then, or steps a walk while it holds a lock), a lock it waits
@@ -300,15 +324,27 @@ static bool thread_moves(const struct cgt_thread *t, uint64_t now, uint64_t stal
 	 */
 	if (t->wait_obj && t->wait_kind != CGT_WAIT_GROUP_EXIT && !sleeping_lock(t))
 		return false;
-	return cgt_thread_runnable(t->os_tid);
+	return cgt_thread_runnable(t->os_tid) || below_the_model(t);
 }
 
-/* As the kernel shows a thread: on or waiting for a CPU, asleep; or not run yet at all. */
-static const char *cpu_state(const struct cgt_thread *t)
+/* As the kernel shows a thread: on or waiting for a CPU, asleep and in which call; or not run yet. */
+static const char *cpu_state(const struct cgt_thread *t, char *buf, size_t len)
 {
+	long nr;
+
 	if (t->starting)
 		return "starting (released, not yet run)";
-	return cgt_thread_runnable(t->os_tid) ? "runnable" : "asleep";
+	if (cgt_thread_runnable(t->os_tid))
+		return "runnable";
+	nr = cgt_thread_syscall(t->os_tid);
+	if (nr == SYS_futex)
+		return "asleep in futex";
+	if (sleep_call(nr))
+		return "asleep in nanosleep";
+	if (nr < 0)
+		return "asleep";
+	snprintf(buf, len, "asleep in system call %ld", nr);
+	return buf;
 }
 
 enum { MOVES = 1, STOPPED };
@@ -428,6 +464,7 @@ static size_t chain(char *buf, size_t len, const struct graph *g, int w, bool cy
 	int *queue = malloc(sizeof(int) * (size_t)g->n);
 	char *seen = calloc((size_t)g->n, 1);
 	int head = 0, tail = 0, ends = 0, orphans = 0;
+	char state[48];
 	size_t off = 0;
 
 	if (!queue || !seen)
@@ -445,7 +482,8 @@ static size_t chain(char *buf, size_t len, const struct graph *g, int w, bool cy
 			put("  thread %d waits for %s (%s) for %.2f s:", t->id, t->wait_name,
 			    cgt_wait_name(t->wait_kind), (double)cgt_age_ns(now, t->wait_since_ns) / 1e9);
 			if (!g->nout[u])
-				put(" nobody in its way holds it, and it is %s", cpu_state(t));
+				put(" nobody in its way holds it, and it is %s",
+				    cpu_state(t, state, sizeof(state)));
 		}
 		orphans += !g->nout[u];
 		for (int k = 0; k < g->nout[u]; k++) {
@@ -469,7 +507,7 @@ static size_t chain(char *buf, size_t len, const struct graph *g, int w, bool cy
 			continue;
 		off += describe(buf + off, off < len ? len - off : 0, t, now);
 		put("    last marked point %.2f s ago; %s\n",
-		    (double)cgt_age_ns(now, t->heartbeat_ns) / 1e9, cpu_state(t));
+		    (double)cgt_age_ns(now, t->heartbeat_ns) / 1e9, cpu_state(t, state, sizeof(state)));
 	}
 	if (!ends && orphans)
 		put("  no thread holds what the chain waits for (%d waiter(s) with nobody in the way)\n",
