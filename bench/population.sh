@@ -1,11 +1,11 @@
 #!/bin/sh
 # bench/population.sh: a run at each population (512, 2,000, 10,000, 30,000 threads), with
-# what it reached and how fast: at the defaults (swarm on: each phase draws its own mix),
-# then with --swarm off (the default mix). Each free run starts with a ramp, forks alone
+# what it reached and how fast: at the defaults (the swarm draws each phase's mix; --threads
+# given pins the cap), then with --swarm off (the default mix). Each free run starts with a ramp, forks alone
 # until 7/8 of the cap live (run.c). Usage: bench/population.sh path/to/cgtorture [SECONDS]
 #
 # One line per population starting with "BENCH population", for scripts:
-#   swarm     on (the defaults) or off
+#   swarm     default (no --swarm given) or off
 #   threads   the --threads cap asked for
 #   ramp_s    seconds until 7/8 of it lived (the SUMMARY's ramp_s), or "never"
 #   peak      the most live threads at once (the SUMMARY's peak)
@@ -22,10 +22,11 @@ out=$(mktemp)
 trap 'rm -f "$out"' EXIT
 echo "population: a run of ${dur} s at each cap (pid_max $(cat /proc/sys/kernel/pid_max)," \
 	"threads-max $(cat /proc/sys/kernel/threads-max), max_map_count $(cat /proc/sys/vm/max_map_count))"
-for swarm in on off; do
+for swarm in default off; do
 	for n in 512 2000 10000 30000; do
 		start=$(date +%s.%N)
-		"$bin" run --threads "$n" --duration "$dur" --seed 1 --swarm "$swarm" >"$out" 2>&1
+		if [ "$swarm" = off ]; then set -- --swarm off; else set --; fi
+		"$bin" run --threads "$n" --duration "$dur" --seed 1 "$@" >"$out" 2>&1
 		took=$(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
 		ramp=$(sed -n 's/^SUMMARY.* ramp_s=\([-0-9.]*\).*/\1/p' "$out")
 		[ "${ramp:--1.00}" = "-1.00" ] && ramp=never
