@@ -87,6 +87,12 @@ void cgt_thread_set_group(const void *group)
 		WRITE_ONCE(cgt_self->group, group);
 }
 
+void cgt_thread_set_releasing(const void *group)
+{
+	if (cgt_self)
+		WRITE_ONCE(cgt_self->releasing, group);
+}
+
 bool cgt_thread_runnable(int os_tid)
 {
 	char path[64], buf[256], *p;

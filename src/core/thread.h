@@ -56,6 +56,7 @@ struct cgt_thread {
 	int role;			/* enum cgt_role */
 	int pid;			/* model tid, for an actor (changes on exec) */
 	const void *group;		/* an actor's thread group (its signal_struct), or NULL */
+	const void *releasing;		/* a group whose new thread it has linked, not yet woken */
 	int os_tid;			/* its thread in the kernel below us (gettid) */
 	int starting;			/* released (wake_up_new_task), not yet run: runnable */
 	int parked;			/* held still by the driver: not hung */
@@ -111,6 +112,11 @@ void cgt_thread_attach(struct cgt_thread *t);
 void cgt_thread_unregister(struct cgt_thread *t);
 /* The thread group the calling actor belongs to, so a wait for the group can be judged. */
 void cgt_thread_set_group(const void *group);
+/*
+ * copy_process between linking a new thread into @group and waking it (NULL: done): the
+ * group's exits wait for that thread, and it waits for the caller to let it run.
+ */
+void cgt_thread_set_releasing(const void *group);
 /*
  * Is the harness thread with kernel tid @os_tid runnable (running, or waiting for a CPU)
  * rather than asleep? On a loaded machine a thread can go seconds without a CPU: slow, not

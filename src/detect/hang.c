@@ -155,7 +155,7 @@ static int indexes_build(struct indexes *x, const struct cgt_thread *v, int n)
 	x->held = malloc(sizeof(struct entry) * room * CGT_MAX_HELD);
 	x->wwait = malloc(sizeof(struct entry) * room);
 	x->rcu = malloc(sizeof(struct entry) * room);
-	x->group = malloc(sizeof(struct entry) * room);
+	x->group = malloc(sizeof(struct entry) * room * 2);	/* its group, one it releases into */
 	if (!x->held || !x->wwait || !x->rcu || !x->group)
 		return -1;
 	for (int i = 0; i < n; i++) {
@@ -171,6 +171,9 @@ static int indexes_build(struct indexes *x, const struct cgt_thread *v, int n)
 			x->rcu[x->nrcu++] = (struct entry){ 0, t->rcu_since_ns, i, 0 };
 		if (t->group)
 			x->group[x->ngroup++] = (struct entry){ (uintptr_t)t->group, 0, i, 0 };
+		/* a thread it linked into a group and has not woken yet waits for it */
+		if (t->releasing)
+			x->group[x->ngroup++] = (struct entry){ (uintptr_t)t->releasing, 0, i, 0 };
 	}
 	qsort(x->held, (size_t)x->nheld, sizeof(struct entry), entry_cmp);
 	qsort(x->wwait, (size_t)x->nwwait, sizeof(struct entry), entry_cmp);

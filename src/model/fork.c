@@ -112,6 +112,8 @@ int copy_process(struct task *parent, unsigned long clone_flags, struct task **c
 	sig->nr_threads++;
 	cgt_mutex_unlock(&parent->signal->siglock);
 	cgt_write_unlock(&tasklist_lock);
+	/* an exec's zap counts the child from here, and it runs only once we wake it */
+	cgt_thread_set_releasing(sig);
 	cgt_point(CGT_PT_FORK_LINKED, p);
 	/* hashed, not yet on a css_set: a migration that finds it now leaves it alone */
 	cgt_window(CGT_PATH_MIGRATE_UNLINKED);
@@ -121,6 +123,7 @@ int copy_process(struct task *parent, unsigned long clone_flags, struct task **c
 		threadgroup_change_end(parent);
 	if (hooks && hooks->start)
 		hooks->start(p);	/* wake_up_new_task */
+	cgt_thread_set_releasing(NULL);
 	*childp = p;
 	return 0;
 
