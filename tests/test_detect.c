@@ -1244,7 +1244,8 @@ struct walk_ctx {
 	struct cgt_walk w;
 	bool first_ok;
 	struct cgt_thread self;
-	long pause_ms;			/* walker: sleep this long before its next steps */
+	long pause_ms;			/* walker: sleep this long before its next steps... */
+	bool until_reported;		/* ...or, past it, until the watchdog stops the walk */
 	bool g_stays;			/* test thread: G does not exit */
 };
 
@@ -1264,6 +1265,10 @@ static void *walker_main(void *arg)
 		struct timespec ts = { c->pause_ms / 1000, c->pause_ms % 1000 * 1000000 };
 
 		nanosleep(&ts, NULL);
+		/* a loaded machine may hold the watchdog off the CPU past the pause: wait for it */
+		for (int i = 0; c->until_reported && i < 800 &&
+				!__atomic_load_n(&c->self.walk_abort, __ATOMIC_ACQUIRE); i++)
+			sleep_ms(10);
 	}
 	if (c->first_ok)
 		while (cgt_walk_next(&c->w))
@@ -1326,11 +1331,15 @@ Test(detect, livelock_while_each_from_exiting_thread, .init = livelock_boot, .fi
 	livelock_cleanup(th);
 }
 
-/* A walk that does not loop but outlives --stall (here a walker asleep 1.5 s) is reported. */
+/*
+ * A walk that does not loop but outlives --stall (here a walker asleep 1.5 s, then until the
+ * watchdog has told it to stop) is reported.
+ */
 Test(detect, livelock_watchdog_reports_a_walk_older_than_stall, .init = livelock_boot,
      .fini = model_fini)
 {
-	static struct walk_ctx c = { .iter = CGT_ITER_FOR_EACH, .pause_ms = 1500 };
+	static struct walk_ctx c = { .iter = CGT_ITER_FOR_EACH, .pause_ms = 1500,
+				     .until_reported = true };
 	struct task *th[LIVELOCK_THREADS];
 	struct cgt_failure f;
 
