@@ -11,7 +11,7 @@
 #   peak      the most live threads at once (the SUMMARY's peak)
 #   ops_per_s the model operations per second over the run
 #   took      wall-clock seconds the whole run took, beside its hard deadline (duration +
-#             stall + 4 s; up to 10 s more while threads still leave)
+#             stall + 4 s + 1 s for each 2,000 threads; up to 10 s more while threads still leave)
 #   verdict   the run's verdict
 # The physical limit beside it: bench_scale's bare pthread_create+join rate and the threads
 # this machine can hold, from the same make bench.
@@ -34,7 +34,7 @@ for swarm in default off; do
 		ops=$(sed -n 's/^SUMMARY.* ops_per_s=\([0-9]*\).*/\1/p' "$out")
 		verdict=$(sed -n 's/^SUMMARY.* verdict=\([A-Z]*\).*/\1/p' "$out")
 		printf 'BENCH population swarm=%s threads=%d ramp_s=%s peak=%s ops_per_s=%s took=%s deadline=%d verdict=%s\n' \
-			"$swarm" "$n" "$ramp" "${peak:-?}" "${ops:-?}" "$took" "$(( dur + 2 + 4 ))" "${verdict:-none}"
+			"$swarm" "$n" "$ramp" "${peak:-?}" "${ops:-?}" "$took" "$(( dur + 2 + 4 + n / 2000 ))" "${verdict:-none}"
 		grep -m2 '^  \[' "$out" | sed 's/^/    /'
 	done
 done

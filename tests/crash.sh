@@ -108,7 +108,7 @@ else
 fi
 
 # A run deaf past its deadline (stopped here, as one stuck in a sanitizer's runtime was):
-# its supervisor kills it after duration + stall + 4 s and 20 s of grace, and reports it.
+# its supervisor kills it 20 s after its deadline (cgt_run_deadline_s), and reports it.
 res=$out/deaf
 start=$(date +%s)
 "$dir/plain/cgtorture" run --threads 16 --duration 1 --stall 0.2 --out "$res" >"$res.log" 2>&1 &

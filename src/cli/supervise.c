@@ -5,7 +5,7 @@
  * own report (a heap too corrupt for its crash handler, the handler ended by its alarm, a
  * SIGKILL) still ends as a FAIL with a report: the parent writes it, naming the signal, from
  * the configuration it parsed. A child deaf past its deadline (it should have ended by
- * duration + stall + 4 s, and a crash gets 10 s more to write) is killed, and reported so.
+ * cgt_run_deadline_s, and a crash gets 10 s more to write) is killed, and reported so.
  */
 #define _GNU_SOURCE	/* sigabbrev_np */
 #include <errno.h>
@@ -80,7 +80,7 @@ static int report_for_child(const struct cgt_run_config *cfg, pid_t pid, int sig
 int cgt_supervise(const struct cgt_run_config *cfg, int (*body)(void *arg), void *arg)
 {
 	struct sigaction sa = { .sa_handler = forward };
-	double start = cgt_now(), limit = cfg->duration + cfg->stall + 4 + GRACE_S;
+	double start = cgt_now(), limit = cgt_run_deadline_s(cfg) + GRACE_S;
 	bool killed = false, sent_kill = false;
 	int status;
 	pid_t pid;

@@ -402,6 +402,11 @@ static void run_fill_result(struct cgt_run *run, struct cgt_run_result *res)
 		cgt_sched_diverged(res->diverged_why, sizeof(res->diverged_why)) : -1;
 }
 
+double cgt_run_deadline_s(const struct cgt_run_config *cfg)
+{
+	return cfg->duration + cfg->stall + 4 + cfg->threads / 2000.0;
+}
+
 /*
  * The hard deadline passed with the run still going, or ASan is about to abort: write what
  * we have, then leave at once.
@@ -438,7 +443,7 @@ int cgt_run(const struct cgt_run_config *cfg, const struct cgt_run_hooks *hooks,
 	struct cgt_detect_config dcfg = {
 		.stall		= cfg->stall,
 		.starve		= cfg->starve,
-		.deadline	= cfg->duration + cfg->stall + 4,
+		.deadline	= cgt_run_deadline_s(cfg),
 		.controlled	= cfg->sched != NULL,
 		.on_abort	= run_deadline,
 	};

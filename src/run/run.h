@@ -86,6 +86,13 @@ struct cgt_run_result {
 /* A controlled run holds the model still for a check this often, in decisions. */
 #define CGT_CHECK_DECISIONS	2000
 /*
+ * A run's hard deadline, in seconds from its start: its duration, a stall for the final check,
+ * 4 s for the rest of its end, and a second for each 2,000 threads it may hold, all of which
+ * its end drains (7,000 exits a second here idle, nearer 2,000 beside two CPU burners).
+ */
+double cgt_run_deadline_s(const struct cgt_run_config *cfg);
+
+/*
  * What the caller of a run has done at its moments, so the run never calls the layers above
  * it; any may be NULL. begin: before the first model thread starts. failure: as each failure
  * is recorded (@nth: how many so far), on the thread that saw it, while the other threads
