@@ -422,6 +422,7 @@ Test(detect, hang_silent_when_rwsem_taken_outside_rcu)
 struct group_ctx {
 	int group;		/* stands in for the signal_struct */
 	int sibling_moves;	/* the sibling passes marked points until stop */
+	int releases;		/* it is no member but a parent that linked one, not yet woken */
 	int ready, stop;
 };
 
@@ -431,7 +432,10 @@ static void *group_sibling(void *arg)
 	struct cgt_thread self;
 
 	cgt_thread_register(&self, CGT_ROLE_ACTOR, 2);
-	cgt_thread_set_group(&c->group);
+	if (c->releases)
+		cgt_thread_set_releasing(&c->group);
+	else
+		cgt_thread_set_group(&c->group);
 	__atomic_store_n(&c->ready, 1, __ATOMIC_RELEASE);
 	while (!__atomic_load_n(&c->stop, __ATOMIC_ACQUIRE)) {
 		if (c->sibling_moves)
@@ -538,49 +542,12 @@ Test(detect, hang_group_exit_wait_for_a_thread_not_yet_run_is_no_hang)
  * the zap counted it, and it runs only once its parent, here queued in cgroup_post_fork,
  * lets it. The parent is in the wait's way: while it moves, the wait is no hang.
  */
-struct releasing_ctx {
-	int group;
-	int ready, stop;
-};
-
-static void *releasing_parent(void *arg)
-{
-	struct releasing_ctx *c = arg;
-	struct cgt_thread self;
-
-	cgt_thread_register(&self, CGT_ROLE_ACTOR, 7);
-	cgt_thread_set_releasing(&c->group);
-	__atomic_store_n(&c->ready, 1, __ATOMIC_RELEASE);
-	while (!__atomic_load_n(&c->stop, __ATOMIC_ACQUIRE)) {
-		cgt_point(CGT_PT_LOOP, NULL);
-		sleep_ms(20);
-	}
-	cgt_thread_set_releasing(NULL);
-	cgt_thread_unregister(&self);
-	return NULL;
-}
-
 Test(detect, hang_group_exit_wait_for_a_thread_its_parent_has_not_woken_is_no_hang)
 {
-	static struct releasing_ctx c;
-	struct cgt_thread self;
-	pthread_t th;
+	static struct group_ctx c = { .sibling_moves = 1, .releases = 1 };
 
-	fresh_state();
-	start_detectors(0.5, 0);
-	cr_assert_eq(pthread_create(&th, NULL, releasing_parent, &c), 0);
-	wait_flag_at_least(&c.ready, 1, NULL);
-	cgt_thread_register(&self, CGT_ROLE_ACTOR, 1);
-	cgt_thread_set_group(&c.group);
-	cgt_wait_begin(&c.group, "the other threads of the group to exit", CGT_WAIT_GROUP_EXIT);
-	sleep_ms(1500);
-	cgt_wait_end();
-	cr_assert_eq(cgt_failure_count(CGT_DET_HANG), 0,
-		     "a de_thread wait for a thread its parent had not woken yet was called a hang");
-	__atomic_store_n(&c.stop, 1, __ATOMIC_RELEASE);
-	cr_assert(join_within(th, 10.0));
-	cgt_detect_stop();
-	cgt_thread_unregister(&self);
+	cr_assert_not(group_wait(&c),
+		      "a de_thread wait for a thread its parent had not woken yet was called a hang");
 }
 
 /*

@@ -93,21 +93,31 @@ void cgt_thread_set_releasing(const void *group)
 		WRITE_ONCE(cgt_self->releasing, group);
 }
 
-bool cgt_thread_runnable(int os_tid)
+/* The start of /proc/self/task/@os_tid/@file, NUL-terminated in @buf; false if unreadable. */
+static bool read_task_file(int os_tid, const char *file, char *buf, size_t len)
 {
-	char path[64], buf[256], *p;
+	char path[64];
 	ssize_t n;
 	int fd;
 
-	snprintf(path, sizeof(path), "/proc/self/task/%d/stat", os_tid);
+	snprintf(path, sizeof(path), "/proc/self/task/%d/%s", os_tid, file);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return false;
-	n = read(fd, buf, sizeof(buf) - 1);
+	n = read(fd, buf, len - 1);
 	close(fd);
 	if (n <= 0)
 		return false;
 	buf[n] = 0;
+	return true;
+}
+
+bool cgt_thread_runnable(int os_tid)
+{
+	char buf[256], *p;
+
+	if (!read_task_file(os_tid, "stat", buf, sizeof(buf)))
+		return false;
 	/* "tid (comm) S ...": the state follows the last ')' (a comm may hold one) */
 	p = strrchr(buf, ')');
 	return p && p[1] == ' ' && p[2] == 'R';
@@ -115,20 +125,11 @@ bool cgt_thread_runnable(int os_tid)
 
 long cgt_thread_syscall(int os_tid)
 {
-	char path[64], buf[64];
-	ssize_t n;
+	char buf[64];
 	long nr;
-	int fd;
 
-	snprintf(path, sizeof(path), "/proc/self/task/%d/syscall", os_tid);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
+	if (!read_task_file(os_tid, "syscall", buf, sizeof(buf)))
 		return -1;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return -1;
-	buf[n] = 0;
 	/* "running", or the number and arguments of the call it sleeps in */
 	return sscanf(buf, "%ld", &nr) == 1 ? nr : -1;
 }

@@ -108,7 +108,7 @@ void cgt_print_summary(FILE *f, const struct cgt_run_config *cfg, const struct c
 	fprintf(f, "peak live threads %ld (cap %d); ", s->peak, cfg->threads);
 	if (s->ramp_target && s->ramp_ms >= 0)
 		fprintf(f, "%ld live %.2f s into the run (the ramp); ", s->ramp_target,
-			(double)s->ramp_ms / 1000);
+			cgt_stats_ramp_s(s));
 	else if (s->ramp_target)
 		fprintf(f, "the ramp to %ld live ended at half the run without them; ",
 			s->ramp_target);
@@ -160,7 +160,6 @@ void cgt_print_summary(FILE *f, const struct cgt_run_config *cfg, const struct c
 		"peak=%ld failures=%ld known=%ld first_failure_s=%.3f ramp_s=%.2f verdict=%s\n",
 		cgt_iter_name(cfg->iter), cfg->css_lock->name, cfg->threads,
 		(unsigned long long)cfg->seed, total, total / secs, s->peak, r->failures, r->known,
-		r->first_failure, s->ramp_ms >= 0 ? (double)s->ramp_ms / 1000 : -1.0,
-		r->pass ? "PASS" : "FAIL");
+		r->first_failure, cgt_stats_ramp_s(s), r->pass ? "PASS" : "FAIL");
 	fprintf(f, "End of test: %s\n", r->pass ? "PASS" : "FAILURE");
 }

@@ -139,7 +139,7 @@ static json_t *stats_json(const struct cgt_stats *s, double elapsed)
 	if (out && s->ramp_target) {
 		json_object_set_new(out, "ramp_target", json_integer(s->ramp_target));
 		json_object_set_new(out, "ramp_s", s->ramp_ms >= 0 ?
-				    json_real((double)s->ramp_ms / 1000) : json_null());
+				    json_real(cgt_stats_ramp_s(s)) : json_null());
 	}
 	return out;
 }

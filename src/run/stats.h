@@ -41,6 +41,11 @@ struct cgt_stats {
 #define stat_add(run, field, n)	__atomic_fetch_add(&(run)->stats.field, (n), __ATOMIC_RELAXED)
 
 void cgt_stats_snapshot(const struct cgt_stats *live, struct cgt_stats *out);
+/* Seconds into the run at which the ramp reached its target, or -1. */
+static inline double cgt_stats_ramp_s(const struct cgt_stats *s)
+{
+	return s->ramp_ms >= 0 ? (double)s->ramp_ms / 1000 : -1.0;
+}
 void cgt_print_stats(FILE *f, const struct cgt_stats *s, double elapsed, long failures,
 		     const struct cgt_phase *phase);
 void cgt_print_progress(FILE *f, const struct cgt_stats *s, double elapsed, double duration,
