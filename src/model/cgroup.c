@@ -447,7 +447,7 @@ retry:
 		goto out;
 	}
 	if (threadgroup)
-		tsk = READ_ONCE(tsk->group_leader);
+		tsk = rcu_dereference(tsk->group_leader);
 	get_task_struct(tsk);
 	rcu_read_unlock();
 	/* the leader found, its group not yet held: an exec by another thread may take over */

@@ -92,8 +92,12 @@ int de_thread(struct task *tsk)
 		transfer_pid(leader, tsk, PIDTYPE_PGID);
 		transfer_pid(leader, tsk, PIDTYPE_SID);
 		cds_list_replace_rcu(&leader->tasks, &tsk->tasks);
-		WRITE_ONCE(tsk->group_leader, tsk);
-		WRITE_ONCE(leader->group_leader, tsk);
+		/*
+		 * Published: a lockless reader follows group_leader to tsk and takes a reference
+		 * (the kernel relies on the address dependency; C11 and TSan need release/acquire).
+		 */
+		rcu_assign_pointer(tsk->group_leader, tsk);
+		rcu_assign_pointer(leader->group_leader, tsk);
 		WRITE_ONCE(leader->exit_state, EXIT_DEAD);
 		cgt_write_unlock(&tasklist_lock);
 		threadgroup_change_end(tsk);

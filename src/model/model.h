@@ -231,7 +231,7 @@ static inline bool pid_alive(struct task *p)
 }
 static inline int task_tgid_nr(struct task *p)
 {
-	return READ_ONCE(READ_ONCE(p->group_leader)->pid);
+	return READ_ONCE(rcu_dereference(p->group_leader)->pid);
 }
 bool thread_group_empty(struct task *p);
 /* signal_group_exit: a group exit or an exec is tearing the group down; under siglock. */

@@ -367,7 +367,7 @@ static struct task *first_tid(struct pid *pid, int tid, long nr)
 	 * nothing: the kernel first compares nr with get_nr_threads(), a lockless read that
 	 * the ring's own end stands in for here.
 	 */
-	task = READ_ONCE(task->group_leader);
+	task = rcu_dereference(task->group_leader);
 	pos = task;
 	do {
 		if (!nr--)
