@@ -241,3 +241,97 @@ Test(hang, a_holder_blocked_below_the_model_is_no_hang)
 		     "a holder blocked in libc, below the model, was called hung");
 	chain_stop(th);
 }
+
+/*
+ * The watchdog judges a copy of the threads and reads /proc a moment later; at 30,000
+ * threads that moment is long. A waiter copied in a group-exit wait with nobody in its way,
+ * since woken, run and asleep again in its next wait, has moved: only a copy that still
+ * holds is a hang. The copy is handed to the detector by hand, and the thread is asleep
+ * (one sleep call, as the silent holder above) when the detector looks.
+ */
+static struct {
+	struct cgt_thread self;
+	char first, next;		/* what it waits for, then */
+	int waits, go, moved, stop, os_tid;
+} stale;
+
+static void *stale_waiter(void *arg)
+{
+	struct timespec forever = { 3600, 0 };
+
+	(void)arg;
+	cgt_thread_register(&stale.self, CGT_ROLE_ACTOR, 200);
+	__atomic_store_n(&stale.os_tid, stale.self.os_tid, __ATOMIC_RELEASE);
+	cgt_wait_begin(&stale.first, "test group", CGT_WAIT_GROUP_EXIT);
+	__atomic_store_n(&stale.waits, 1, __ATOMIC_RELEASE);
+	while (!__atomic_load_n(&stale.go, __ATOMIC_ACQUIRE) &&
+	       !__atomic_load_n(&stale.stop, __ATOMIC_ACQUIRE))
+		nanosleep(&forever, NULL);
+	cgt_wait_end();
+	cgt_wait_begin(&stale.next, "test group", CGT_WAIT_GROUP_EXIT);
+	__atomic_store_n(&stale.moved, 1, __ATOMIC_RELEASE);
+	while (!__atomic_load_n(&stale.stop, __ATOMIC_ACQUIRE))
+		nanosleep(&forever, NULL);
+	cgt_wait_end();
+	cgt_thread_unregister(&stale.self);
+	return NULL;
+}
+
+/* Wake @th until @flag is set: a signal just before its sleep began is lost to it. */
+static void wake_until(pthread_t th, int *flag)
+{
+	while (!__atomic_load_n(flag, __ATOMIC_ACQUIRE)) {
+		pthread_kill(th, SIGUSR1);
+		nap();
+	}
+}
+
+static long judge_stale_copy(bool moves_after_copy)
+{
+	struct cgt_detect_config dc = { .stall = STALL_S };
+	struct sigaction sa = { .sa_handler = on_wake };
+	const struct cgt_detector_ops *hang = cgt_detectors[CGT_DET_HANG];
+	struct cgt_thread *v = NULL;
+	int cap = 0, n;
+	pthread_t th;
+	long reports;
+
+	sigaction(SIGUSR1, &sa, NULL);
+	memset(&stale, 0, sizeof(stale));
+	cgt_clock_reset();
+	cgt_failures_reset();
+	cr_assert_eq(hang->start(&dc), 0);
+	cr_assert_eq(pthread_create(&th, NULL, stale_waiter, NULL), 0);
+	while (!__atomic_load_n(&stale.waits, __ATOMIC_ACQUIRE))
+		nap();
+	n = cgt_threads_snapshot(&v, &cap);
+	cr_assert_gt(n, 0);
+	if (moves_after_copy) {
+		__atomic_store_n(&stale.go, 1, __ATOMIC_RELEASE);
+		wake_until(th, &stale.moved);
+	}
+	/* asleep when the detector reads /proc, as the woken waiter was in its next wait */
+	while (cgt_thread_runnable(__atomic_load_n(&stale.os_tid, __ATOMIC_ACQUIRE)))
+		nap();
+	hang->watch(v, n, cgt_clock_ns() + (uint64_t)(10 * STALL_S * 1e9));
+	reports = cgt_failure_count(CGT_DET_HANG);
+	__atomic_store_n(&stale.stop, 1, __ATOMIC_RELEASE);
+	pthread_kill(th, SIGUSR1);
+	while (pthread_tryjoin_np(th, NULL)) {
+		pthread_kill(th, SIGUSR1);
+		nap();
+	}
+	free(v);
+	return reports;
+}
+
+Test(hang, a_waiter_that_moved_since_the_copy_is_no_hang)
+{
+	cr_assert_eq(judge_stale_copy(true), 0,
+		     "a waiter woken and asleep again since the copy was called hung");
+}
+
+Test(hang, a_waiter_still_as_copied_is_a_hang)
+{
+	cr_assert_eq(judge_stale_copy(false), 1, "a waiter whose copy still holds was not reported");
+}

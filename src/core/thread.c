@@ -211,6 +211,47 @@ int cgt_threads_snapshot(struct cgt_thread **buf, int *cap)
 	return n;
 }
 
+struct copy_id {
+	int id;
+	int idx;
+};
+
+static int copy_id_cmp(const void *a, const void *b)
+{
+	const struct copy_id *x = a, *y = b;
+
+	return (x->id > y->id) - (x->id < y->id);
+}
+
+int cgt_threads_moved(const struct cgt_thread *v, int n, char *moved)
+{
+	struct copy_id *ids = malloc(sizeof(*ids) * (size_t)(n ? n : 1));
+
+	if (!ids)
+		return -1;
+	for (int i = 0; i < n; i++) {
+		ids[i] = (struct copy_id){ v[i].id, i };
+		moved[i] = 1;		/* until found in the same state */
+	}
+	qsort(ids, (size_t)n, sizeof(*ids), copy_id_cmp);
+	pthread_mutex_lock(&registry_lock);
+	for (struct cgt_thread *t = registry; t; t = t->next) {
+		struct copy_id key = { t->id, 0 }, *c;
+		const struct cgt_thread *was;
+
+		c = bsearch(&key, ids, (size_t)n, sizeof(*ids), copy_id_cmp);
+		if (!c)
+			continue;
+		was = &v[c->idx];
+		moved[c->idx] = READ_ONCE(t->heartbeat_ns) != was->heartbeat_ns ||
+				READ_ONCE(t->wait_obj) != was->wait_obj ||
+				READ_ONCE(t->wait_since_ns) != was->wait_since_ns;
+	}
+	pthread_mutex_unlock(&registry_lock);
+	free(ids);
+	return 0;
+}
+
 static struct cgt_thread *thread_find(int id)
 {
 	for (struct cgt_thread *t = registry; t; t = t->next)

@@ -151,6 +151,14 @@ void cgt_thread_copy(struct cgt_thread *dst, const struct cgt_thread *src);
  */
 int cgt_threads_snapshot(struct cgt_thread **buf, int *cap);
 /*
+ * Which of the @n threads copied into @v have moved since the copy: gone, past a marked point,
+ * or in another wait (@moved[i] set to 1, else 0). A copy of 30,000 threads is a moment, but a
+ * look at it takes longer: a waiter copied asleep may have been woken, run and gone to sleep
+ * in its next wait by the time /proc is read, which a verdict from the copy alone would call
+ * a hang with nobody in its way. One pass over the registry, under its lock.
+ */
+int cgt_threads_moved(const struct cgt_thread *v, int n, char *moved);
+/*
  * What a detector, looking at a copy, marks on the live thread @id: only if it is still in
  * the wait (or the walk) that began at @since, so a mark never lands on a later one.
  */

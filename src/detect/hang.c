@@ -674,6 +674,39 @@ out:
 	return found;
 }
 
+/* A waiter past the stall, not yet reported, whose chain stopped: a hang, if the copy holds. */
+static bool stopped_candidate(const struct graph *g, int i, uint64_t now, uint64_t stall)
+{
+	const struct cgt_thread *t = &g->v[i];
+
+	return t->wait_obj && !t->parked && !(t->wait_reported & CGT_REPORTED_HANG) &&
+	       cgt_age_ns(now, t->wait_since_ns) > stall && g->moves[i] != MOVES;
+}
+
+/*
+ * A chain judged stopped on the copy is judged again on the live threads: one that moved
+ * since it was copied (woken, run, and asleep in its next wait by the time /proc was read)
+ * moves, and so does every chain through it. Only when some chain stopped: one pass over
+ * the registry.
+ */
+static void recheck_stopped(struct graph *g, uint64_t now, uint64_t stall)
+{
+	char *moved;
+	int i;
+
+	for (i = 0; i < g->n && !stopped_candidate(g, i, now, stall); i++)
+		;
+	if (i == g->n || !(moved = malloc((size_t)g->n)))
+		return;
+	if (!cgt_threads_moved(g->v, g->n, moved)) {
+		for (i = 0; i < g->n; i++)
+			if (moved[i])
+				g->moves[i] = MOVES;
+		graph_progress(g, now, stall);
+	}
+	free(moved);
+}
+
 /*
  * One report per episode: every thread blocked past the stall with nothing moving along its
  * chain is in its picture, and only the first is reported; each is marked so that it is not
@@ -692,12 +725,12 @@ static void hang_watch(const struct cgt_thread *v, int n, uint64_t now)
 	if (!any || graph_build(&g, v, n))
 		return;
 	graph_progress(&g, now, stall);
+	recheck_stopped(&g, now, stall);
 	note_queues(&g, now, stall);
 	for (int i = 0; i < n; i++) {
 		const struct cgt_thread *t = &v[i];
 
-		if (!t->wait_obj || t->parked || (t->wait_reported & CGT_REPORTED_HANG) ||
-		    cgt_age_ns(now, t->wait_since_ns) <= stall || g.moves[i] == MOVES)
+		if (!stopped_candidate(&g, i, now, stall))
 			continue;
 		cgt_thread_mark_wait(t->id, t->wait_since_ns, CGT_REPORTED_HANG);
 		if (hung < 0 && !reaches_reported(&g, i))
