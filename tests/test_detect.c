@@ -271,7 +271,7 @@ Test(detect, rcu_nesting_silent_for_right_order_and_spinning_lock)
 /* ---- hang: the rwsem-inside-rcu deadlock ---- */
 
 /*
- * BUGS.md rwsem-inside-rcu: an updater W holds css_set_rwsem for writing and waits in
+ * docs/detectors.md, rwsem-inside-rcu: an updater W holds css_set_rwsem for writing and waits in
  * synchronize_rcu(); a reader R inside rcu_read_lock wants the rwsem for reading. W waits for
  * R's read-side section, R waits for W's lock: neither can go on. R signals once it is in
  * its section, W takes L, signals and calls synchronize_rcu(), R then asks for L: both block
@@ -1179,11 +1179,12 @@ Test(detect, invariant_mutual_exclusion_broken_reported)
 /* ---- livelock ---- */
 
 /*
- * BUGS.md walk-from-exiting, seen by the livelock detector rather than by walk_limit, which
- * is out of reach here: the walk meets a thread a second time, or, slow, outlives the
- * watchdog's time bound (--stall 0.3 s). A walker thread starts a walk from non-leader G of
- * a 3-thread group, steps once, and lets the test thread run do_exit(G) (which unhashes G:
- * list_del_rcu); then it steps until the walk ends, after a pause if the test asks.
+ * walk-from-exiting (docs/detectors.md), seen by the livelock detector rather than by
+ * walk_limit, which is out of reach here: the walk meets a thread a second time, or, slow,
+ * outlives the watchdog's time bound (--stall 0.3 s). A walker thread starts a walk from
+ * non-leader G of a 3-thread group, steps once, and lets the test thread run do_exit(G)
+ * (which unhashes G: list_del_rcu); then it steps until the walk ends, after a pause if the
+ * test asks.
  */
 #define LIVELOCK_THREADS	3
 
@@ -1357,8 +1358,8 @@ Test(detect, livelock_silent_for_each_from_exiting_thread, .init = livelock_boot
 
 /*
  * invariant (cgt_check_group_in, run inside cgroup_procs_write in a stress run): a threadgroup
- * migration must move every thread (BUGS.md attach-no-threadgroup-lock leaves one behind).
- * Here the group is split by hand: the whole group to cpu:/g1, then one thread alone
+ * migration must move every thread (attach-no-threadgroup-lock in docs/detectors.md leaves
+ * one behind). Here the group is split by hand: the whole group to cpu:/g1, then one thread alone
  * (cgroup_attach_task with threadgroup=false) to cpu:/g2. The check reports a violation,
  * which goes to the failure list as an invariant failure.
  */

@@ -2,7 +2,7 @@
 /*
  * The thread-group walks (src/model/walk.c) against include/linux/sched.h, 3.14:
  * while_each_thread(g, t) over the headless thread_group ring, and for_each_thread(p, t)
- * over signal->thread_head. See BUGS.md, "walk-from-exiting".
+ * over signal->thread_head. See docs/detectors.md, "walk-from-exiting".
  */
 #include <errno.h>
 #include <string.h>
@@ -117,11 +117,11 @@ Test(walk, a_group_that_keeps_forking_is_no_livelock)
 }
 
 /*
- * BUGS.md #1, walk-from-exiting (3.13's find_lock_task_mm with while_each_thread): the walk starts
- * at a non-leader G, steps once, and then G is unhashed (__unhash_process: list_del_rcu on
- * thread_group). The ring no longer holds G, so the walk never meets G again: it goes round
- * and meets a thread a second time, where the model cuts it (before walk_limit) and flags it
- * as overran.
+ * docs/detectors.md #1, walk-from-exiting (3.13's find_lock_task_mm with while_each_thread):
+ * the walk starts at a non-leader G, steps once, and then G is unhashed (__unhash_process:
+ * list_del_rcu on thread_group). The ring no longer holds G, so the walk never meets G again:
+ * it goes round and meets a thread a second time, where the model cuts it (before walk_limit)
+ * and flags it as overran.
  */
 Test(walk, while_each_from_exiting_thread_overruns)
 {

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The catalogue of known bugs, as switches in the model: each puts one historical mistake
- * back (../shared/BUGS.md tells them step by step). The model checks cgt_bug() where the
+ * back (docs/detectors.md tells them step by step). The model checks cgt_bug() where the
  * fixed code and the mistake part ways; CGT_BUGS says, once, what each is: its name, the
  * detector that must catch it and the build it needs, the kernel's story, what its fixed
  * twin does instead, the options that make a free-running run show it quickly, and those

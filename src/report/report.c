@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The report of a failed run: results/<run-id>/report.json (jansson; schema in README) and
+ * The report of a failed run: results/<run-id>/report.json (jansson; schema in docs/reports.md) and
  * summary.txt (summary.c), each written to a temporary file and renamed into place, so a
  * reader never sees half a report. It holds the whole configuration and seed, the build,
  * every detector's evidence, the state of the threads that matter and the last events of
