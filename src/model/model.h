@@ -359,14 +359,16 @@ void cgt_walk_stop(struct cgt_walk *w, const char *why);
 #define cgt_walk_for_each(w, start, iter, fn, t)				\
 	for ((t) = cgt_walk_first((w), (start), (iter), (fn)); (t); (t) = cgt_walk_next(w))
 
-int fill_stats_for_tgid(int tgid, enum cgt_iter iter, struct cgt_walk *w);
-int oom_badness(int pid, enum cgt_iter iter, struct cgt_walk *w);
-long check_hung_uninterruptible_tasks(enum cgt_iter iter, struct cgt_walk *w);
-/* A getdents call's room, in names; the threads a listing watches and remembers, at most. */
+/* The walkers, each in the file named after its kernel file. */
+int fill_stats_for_tgid(int tgid, enum cgt_iter iter, struct cgt_walk *w);	/* taskstats.c */
+int oom_badness(int pid, enum cgt_iter iter, struct cgt_walk *w);		/* oom_kill.c */
+long check_hung_uninterruptible_tasks(enum cgt_iter iter, struct cgt_walk *w);	/* hung_task.c */
+/* proc_base.c: a getdents call's room, in names; the threads a listing watches, remembers */
 #define CGT_GETDENTS_ENTRIES	4
 #define CGT_READDIR_WATCH	64
 #define CGT_READDIR_MAX		1024
 int proc_task_readdir(int tgid, long *nr, long *missed);
+/* signal.c: the readers of tasklist_lock over a process group, or every process */
 int cgt_pgrp_walk(int pgid, long *nr);
 long cgt_all_process_walk(void);
 const char *cgt_iter_name(enum cgt_iter iter);

@@ -99,7 +99,7 @@ void cgt_observe(struct cgt_run *run, struct prng *rng, struct cgt_watch *watch)
 		}
 		/*
 		 * The thread-group walkers: taskstats under siglock, the OOM killer's
-		 * find_lock_task_mm and khungtaskd's scan under RCU alone (walk.c): one in
+		 * find_lock_task_mm and khungtaskd's scan under RCU alone (model/): one in
 		 * eight, three in eight and the rest.
 		 */
 		ret = prng_below(rng, 8);
