@@ -1,12 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The controlled scheduler's core: the table of schedulable threads, the baton, decisions
- * (recorded, or followed from a schedule), blocking and waking, and RCU grace periods counted
- * in decisions rather than time, so that even the freeing of memory happens at the same step
- * every time. Everything here runs in the baton holder, or in the driver while no thread
+ * (recorded, or followed from a schedule), blocking and waking. Its grace periods are in
+ * sched_rcu.c. Everything here runs in the baton holder, or in the driver while no thread
  * holds the baton; see sched.h for why ThreadSanitizer does not look at it.
  */
-#include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +13,7 @@
 #include <unistd.h>
 
 #include "sched.h"
+#include "sched_internal.h"
 #include "../base/futex.h"
 #include "../core/point.h"
 #include "../core/rcu.h"
@@ -23,22 +22,7 @@
 bool cgt_sched_enabled;
 __thread struct cgt_sched_ent *cgt_sched_self;
 
-struct rcu_cb {
-	struct rcu_head *head;
-	void (*func)(struct rcu_head *head);
-};
-
-struct rcu_cbs {
-	struct rcu_cb *cb;
-	int n, cap;
-};
-
-/* A reader the running grace period waits for, and its count of outermost unlocks then. */
-struct gp_reader {
-	struct cgt_sched_ent *e;
-	unsigned long qs;
-};
-
+/* The baton's state: the threads it knows, the decisions so far, and who holds it. */
 static struct {
 	struct cgt_sched_config cfg;
 	struct cgt_sched_ent **live;	/* by thread number */
@@ -51,13 +35,7 @@ static struct {
 	char why[160];
 	int running;			/* futex: someone holds the baton */
 	int stop;			/* the driver's wall-clock cap was reached */
-	/* RCU */
-	struct rcu_cbs pending;		/* queued for the next grace period */
-	struct rcu_cbs gp_cbs;		/* ending with the running one */
-	struct gp_reader *gp_readers;
-	int gp_nreaders, gp_cap;
-	bool gp_active;
-} S;
+} baton;
 
 /* The baton: relaxed atomics ordered by fences (invisible to TSan) and a futex to sleep on. */
 static void gate_open(struct cgt_sched_ent *e)
@@ -78,38 +56,21 @@ static void gate_wait(struct cgt_sched_ent *e)
 static void go_idle(void)
 {
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
-	__atomic_store_n(&S.running, 0, __ATOMIC_RELAXED);
-	futex_wake(&S.running, INT_MAX);
-}
-
-static int cbs_push(struct rcu_cbs *q, struct rcu_head *head, void (*func)(struct rcu_head *))
-{
-	if (q->n == q->cap) {
-		int cap = q->cap ? q->cap * 2 : 256;
-		struct rcu_cb *cb = realloc(q->cb, (size_t)cap * sizeof(*cb));
-
-		if (!cb)
-			return -ENOMEM;
-		q->cb = cb;
-		q->cap = cap;
-	}
-	q->cb[q->n++] = (struct rcu_cb){ head, func };
-	return 0;
+	__atomic_store_n(&baton.running, 0, __ATOMIC_RELAXED);
+	futex_wake(&baton.running, INT_MAX);
 }
 
 int cgt_sched_baton_init(const struct cgt_sched_config *cfg)
 {
 	CGT_UNSEEN();
-	free(S.live);
-	free(S.runnable);
-	cgt_schedule_free(&S.rec);
-	free(S.pending.cb);
-	free(S.gp_cbs.cb);
-	free(S.gp_readers);
-	memset(&S, 0, sizeof(S));
-	S.cfg = *cfg;
-	S.diverged = -1;
-	S.cfg.ops->start(cfg->seed, cfg->depth, cfg->steps);
+	free(baton.live);
+	free(baton.runnable);
+	cgt_schedule_free(&baton.rec);
+	sched_rcu_reset();
+	memset(&baton, 0, sizeof(baton));
+	baton.cfg = *cfg;
+	baton.diverged = -1;
+	baton.cfg.ops->start(cfg->seed, cfg->depth, cfg->steps);
 	cgt_sched_enabled = true;
 	WRITE_ONCE(cgt_step_clock, 0);
 	return 0;
@@ -125,91 +86,32 @@ void cgt_sched_baton_finish(void)
 void cgt_sched_add(struct cgt_sched_ent *e)
 {
 	CGT_UNSEEN();
-	if (S.nlive == S.cap) {
-		int cap = S.cap ? S.cap * 2 : 64;
-		struct cgt_sched_ent **l = realloc(S.live, (size_t)cap * sizeof(*l));
-		struct cgt_sched_ent **r = realloc(S.runnable, (size_t)cap * sizeof(*r));
+	if (baton.nlive == baton.cap) {
+		int cap = baton.cap ? baton.cap * 2 : 64;
+		struct cgt_sched_ent **l = realloc(baton.live, (size_t)cap * sizeof(*l));
+		struct cgt_sched_ent **r = realloc(baton.runnable, (size_t)cap * sizeof(*r));
 
 		if (!l || !r) {
 			fprintf(stderr, "cgtorture: out of memory in the scheduler\n");
 			abort();
 		}
-		S.live = l;
-		S.runnable = r;
-		S.cap = cap;
+		baton.live = l;
+		baton.runnable = r;
+		baton.cap = cap;
 	}
-	e->id = ++S.next_id;
+	e->id = ++baton.next_id;
 	e->state = CGT_ENT_RUNNABLE;
 	e->gate = 0;
-	e->slot = S.nlive;
-	S.live[S.nlive++] = e;
-	S.cfg.ops->new_thread(e);
-}
-
-/* A grace period ends once every reader it waits for has left its read-side section. */
-static bool gp_done(void)
-{
-	for (int i = 0; i < S.gp_nreaders; i++) {
-		const struct gp_reader *r = &S.gp_readers[i];
-
-		if (r->e && r->e->rcu_qs == r->qs)
-			return false;
-	}
-	return true;
-}
-
-static void gp_start(void)
-{
-	struct rcu_cbs q = S.gp_cbs;
-
-	S.gp_cbs = S.pending;
-	S.pending = (struct rcu_cbs){ q.cb, 0, q.cap };
-	S.gp_nreaders = 0;
-	for (int i = 0; i < S.nlive; i++) {
-		struct cgt_sched_ent *e = S.live[i];
-
-		if (!e->rcu_depth)
-			continue;
-		if (S.gp_nreaders == S.gp_cap) {
-			int cap = S.gp_cap ? S.gp_cap * 2 : 64;
-			struct gp_reader *r = realloc(S.gp_readers, (size_t)cap * sizeof(*r));
-
-			if (!r)
-				abort();
-			S.gp_readers = r;
-			S.gp_cap = cap;
-		}
-		S.gp_readers[S.gp_nreaders++] = (struct gp_reader){ e, e->rcu_qs };
-	}
-	S.gp_active = true;
-}
-
-/* End the grace period if it can end, run its callbacks in order, and start the next. */
-static void rcu_advance(void)
-{
-	while (S.gp_active && gp_done()) {
-		struct rcu_cbs q = S.gp_cbs;
-
-		S.gp_cbs = (struct rcu_cbs){ NULL, 0, 0 };
-		S.gp_active = false;
-		for (int i = 0; i < q.n; i++)
-			q.cb[i].func(q.cb[i].head);	/* may queue more: they go to pending */
-		free(q.cb);
-		if (S.pending.n)
-			gp_start();
-	}
-	if (!S.gp_active && S.pending.n) {
-		gp_start();
-		if (gp_done())
-			rcu_advance();
-	}
+	e->slot = baton.nlive;
+	baton.live[baton.nlive++] = e;
+	baton.cfg.ops->new_thread(e);
 }
 
 static struct cgt_sched_ent *find_runnable(int n, int id)
 {
 	for (int i = 0; i < n; i++)
-		if (S.runnable[i]->id == id)
-			return S.runnable[i];
+		if (baton.runnable[i]->id == id)
+			return baton.runnable[i];
 	return NULL;
 }
 
@@ -217,18 +119,18 @@ static void diverge(long step, int want)
 {
 	const struct cgt_sched_ent *e = NULL;
 
-	for (int i = 0; i < S.nlive; i++)
-		if (S.live[i]->id == want)
-			e = S.live[i];
-	S.diverged = step;
+	for (int i = 0; i < baton.nlive; i++)
+		if (baton.live[i]->id == want)
+			e = baton.live[i];
+	baton.diverged = step;
 	if (want < 0)
-		snprintf(S.why, sizeof(S.why), "the run goes on past the %ld recorded decisions",
-			 S.cfg.follow->len);
+		snprintf(baton.why, sizeof(baton.why), "the run goes on past the %ld recorded decisions",
+			 baton.cfg.follow->len);
 	else if (!e)
-		snprintf(S.why, sizeof(S.why), "T%d does not exist (%s)", want,
-			 want > S.next_id ? "never created" : "already exited");
+		snprintf(baton.why, sizeof(baton.why), "T%d does not exist (%s)", want,
+			 want > baton.next_id ? "never created" : "already exited");
 	else
-		snprintf(S.why, sizeof(S.why), "T%d cannot run (blocked)", want);
+		snprintf(baton.why, sizeof(baton.why), "T%d cannot run (blocked)", want);
 }
 
 /*
@@ -237,38 +139,38 @@ static void diverge(long step, int want)
  */
 static struct cgt_sched_ent *decide(struct cgt_sched_ent *cur)
 {
-	const struct cgt_schedule *follow = S.cfg.follow;
-	long step = S.step;
+	const struct cgt_schedule *follow = baton.cfg.follow;
+	long step = baton.step;
 	struct cgt_sched_ent *next = NULL;
 	int n = 0;
 
-	rcu_advance();
-	if (S.cfg.tick)
-		S.cfg.tick(step);
-	for (int i = 0; i < S.nlive; i++)
-		if (S.live[i]->state == CGT_ENT_RUNNABLE)
-			S.runnable[n++] = S.live[i];
+	sched_rcu_advance(baton.live, baton.nlive);
+	if (baton.cfg.tick)
+		baton.cfg.tick(step);
+	for (int i = 0; i < baton.nlive; i++)
+		if (baton.live[i]->state == CGT_ENT_RUNNABLE)
+			baton.runnable[n++] = baton.live[i];
 	if (!n)
 		return NULL;
-	if (follow && S.diverged < 0) {
+	if (follow && baton.diverged < 0) {
 		int want = step < follow->len ? follow->choice[step] : -1;
 
 		next = want > 0 ? find_runnable(n, want) : NULL;
-		if (!next && !S.cfg.lenient)
+		if (!next && !baton.cfg.lenient)
 			diverge(step, want);
 	}
 	if (!next && follow) {
 		/* a lenient follower, or a replay that no longer fits, keeps switches few */
-		next = cur && cur->state == CGT_ENT_RUNNABLE ? cur : S.runnable[0];
+		next = cur && cur->state == CGT_ENT_RUNNABLE ? cur : baton.runnable[0];
 	} else if (!next) {
-		next = S.cfg.ops->pick(S.runnable, n, cur, step);
+		next = baton.cfg.ops->pick(baton.runnable, n, cur, step);
 	}
-	if (cgt_schedule_push(&S.rec, next->id)) {
+	if (cgt_schedule_push(&baton.rec, next->id)) {
 		fprintf(stderr, "cgtorture: the schedule outgrew %ld decisions\n", CGT_SCHEDULE_MAX);
 		abort();
 	}
-	S.step++;
-	WRITE_ONCE(cgt_step_clock, S.step);
+	baton.step++;
+	WRITE_ONCE(cgt_step_clock, baton.step);
 	return next;
 }
 
@@ -279,7 +181,7 @@ void cgt_sched_kick(void)
 
 	if (!next)
 		return;
-	__atomic_store_n(&S.running, 1, __ATOMIC_RELAXED);
+	__atomic_store_n(&baton.running, 1, __ATOMIC_RELAXED);
 	gate_open(next);
 }
 
@@ -289,18 +191,18 @@ enum cgt_sched_idle cgt_sched_wait_idle(double timeout)
 	struct timespec ts = { (time_t)timeout, (long)((timeout - (double)(time_t)timeout) * 1e9) };
 	bool blocked = false;
 
-	if (__atomic_load_n(&S.running, __ATOMIC_RELAXED)) {
-		futex_wait(&S.running, 1, &ts);
-		if (__atomic_load_n(&S.running, __ATOMIC_RELAXED))
+	if (__atomic_load_n(&baton.running, __ATOMIC_RELAXED)) {
+		futex_wait(&baton.running, 1, &ts);
+		if (__atomic_load_n(&baton.running, __ATOMIC_RELAXED))
 			return CGT_IDLE_BUSY;
 	}
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
-	if (!S.nlive)
+	if (!baton.nlive)
 		return CGT_IDLE_DONE;
-	for (int i = 0; i < S.nlive; i++) {
-		if (S.live[i]->state == CGT_ENT_RUNNABLE)
+	for (int i = 0; i < baton.nlive; i++) {
+		if (baton.live[i]->state == CGT_ENT_RUNNABLE)
 			return CGT_IDLE_BUSY;	/* not kicked yet */
-		if (S.live[i]->blocked_on != S.cfg.park)
+		if (baton.live[i]->blocked_on != baton.cfg.park)
 			blocked = true;
 	}
 	return blocked ? CGT_IDLE_DEADLOCK : CGT_IDLE_PARKED;
@@ -309,39 +211,39 @@ enum cgt_sched_idle cgt_sched_wait_idle(double timeout)
 void cgt_sched_request_stop(void)
 {
 	CGT_UNSEEN();
-	__atomic_store_n(&S.stop, 1, __ATOMIC_RELAXED);
+	__atomic_store_n(&baton.stop, 1, __ATOMIC_RELAXED);
 }
 
 bool cgt_sched_stop_requested(void)
 {
 	CGT_UNSEEN();
-	return __atomic_load_n(&S.stop, __ATOMIC_RELAXED);
+	return __atomic_load_n(&baton.stop, __ATOMIC_RELAXED);
 }
 
 long cgt_sched_steps(void)
 {
 	CGT_UNSEEN();
-	return S.step;
+	return baton.step;
 }
 
 const struct cgt_schedule *cgt_sched_recorded(void)
 {
 	CGT_UNSEEN();
-	return &S.rec;
+	return &baton.rec;
 }
 
 long cgt_sched_diverged(char *why, size_t len)
 {
 	CGT_UNSEEN();
 	if (why && len)
-		snprintf(why, len, "%s", S.why);
-	return S.diverged;
+		snprintf(why, len, "%s", baton.why);
+	return baton.diverged;
 }
 
 int cgt_sched_max_id(void)
 {
 	CGT_UNSEEN();
-	return S.next_id;
+	return baton.next_id;
 }
 
 int cgt_sched_blocked(struct cgt_sched_ent **out, int max)
@@ -349,9 +251,9 @@ int cgt_sched_blocked(struct cgt_sched_ent **out, int max)
 	CGT_UNSEEN();
 	int n = 0;
 
-	for (int i = 0; i < S.nlive && n < max; i++)
-		if (S.live[i]->state == CGT_ENT_BLOCKED && S.live[i]->blocked_on != S.cfg.park)
-			out[n++] = S.live[i];
+	for (int i = 0; i < baton.nlive && n < max; i++)
+		if (baton.live[i]->state == CGT_ENT_BLOCKED && baton.live[i]->blocked_on != baton.cfg.park)
+			out[n++] = baton.live[i];
 	return n;
 }
 
@@ -373,14 +275,12 @@ void cgt_sched_exit(void)
 	if (!me)
 		return;
 	me->state = CGT_ENT_DEAD;
-	memmove(&S.live[me->slot], &S.live[me->slot + 1],
-		(size_t)(S.nlive - me->slot - 1) * sizeof(*S.live));
-	S.nlive--;
-	for (int i = me->slot; i < S.nlive; i++)
-		S.live[i]->slot = i;
-	for (int i = 0; i < S.gp_nreaders; i++)
-		if (S.gp_readers[i].e == me)
-			S.gp_readers[i].e = NULL;
+	memmove(&baton.live[me->slot], &baton.live[me->slot + 1],
+		(size_t)(baton.nlive - me->slot - 1) * sizeof(*baton.live));
+	baton.nlive--;
+	for (int i = me->slot; i < baton.nlive; i++)
+		baton.live[i]->slot = i;
+	sched_rcu_forget(me);
 	cgt_sched_self = NULL;
 	next = decide(NULL);
 	if (next)
@@ -408,8 +308,8 @@ void cgt_sched_point(int point)
 
 	if (!me)
 		return;
-	if (point == CGT_PT_LOOP && S.cfg.ops->yielded)
-		S.cfg.ops->yielded(me);
+	if (point == CGT_PT_LOOP && baton.cfg.ops->yielded)
+		baton.cfg.ops->yielded(me);
 	switch_to(me, decide(me));
 }
 
@@ -437,19 +337,20 @@ void cgt_sched_wake_ent(struct cgt_sched_ent *e, const void *obj)
 void cgt_sched_wake(const void *obj)
 {
 	CGT_UNSEEN();
-	for (int i = 0; i < S.nlive; i++)
-		cgt_sched_wake_ent(S.live[i], obj);
+	for (int i = 0; i < baton.nlive; i++)
+		cgt_sched_wake_ent(baton.live[i], obj);
 }
 
 void cgt_sched_wake_if(const void *obj, bool (*can)(struct cgt_sched_ent *e))
 {
 	CGT_UNSEEN();
-	for (int i = 0; i < S.nlive; i++)
-		if (S.live[i]->state == CGT_ENT_BLOCKED && S.live[i]->blocked_on == obj &&
-		    can(S.live[i]))
-			cgt_sched_wake_ent(S.live[i], obj);
+	for (int i = 0; i < baton.nlive; i++)
+		if (baton.live[i]->state == CGT_ENT_BLOCKED && baton.live[i]->blocked_on == obj &&
+		    can(baton.live[i]))
+			cgt_sched_wake_ent(baton.live[i], obj);
 }
 
+/* A model thread's read-side sections: what a grace period started now would wait for. */
 void cgt_sched_rcu_lock(void)
 {
 	CGT_UNSEEN();
@@ -464,15 +365,6 @@ void cgt_sched_rcu_unlock(void)
 
 	if (me && !--me->rcu_depth)
 		me->rcu_qs++;
-}
-
-void cgt_sched_call_rcu(struct rcu_head *head, void (*func)(struct rcu_head *head))
-{
-	CGT_UNSEEN();
-	if (cbs_push(&S.pending, head, func)) {
-		fprintf(stderr, "cgtorture: out of memory queueing an RCU callback\n");
-		abort();
-	}
 }
 
 struct gp_waiter {
@@ -498,7 +390,7 @@ void cgt_sched_synchronize_rcu(void)
 	cgt_sched_call_rcu(&w.head, gp_waiter_wake);
 	w.e->state = CGT_ENT_BLOCKED;
 	w.e->blocked_on = &w;
-	rcu_advance();			/* no reader in the way: it ends now */
+	sched_rcu_advance(baton.live, baton.nlive);	/* no reader in the way: it ends now */
 	if (w.e->state == CGT_ENT_BLOCKED)
 		switch_to(w.e, decide(w.e));
 }
@@ -507,6 +399,6 @@ void cgt_sched_synchronize_rcu(void)
 void cgt_sched_rcu_barrier(void)
 {
 	CGT_UNSEEN();
-	while (S.gp_active || S.pending.n)
-		rcu_advance();
+	while (sched_rcu_pending())
+		sched_rcu_advance(baton.live, baton.nlive);
 }
