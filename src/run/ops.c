@@ -12,7 +12,7 @@ const char *const cgt_op_names[CGT_NR_OPS] = {
 };
 
 const char *const cgt_read_names[CGT_NR_READS] = {
-#define X(id, name) [CGT_READ_##id] = name,
+#define X(id, name, fn) [CGT_READ_##id] = name,
 	CGT_READS(X)
 #undef X
 };
@@ -81,96 +81,114 @@ static struct task *get_random_task(struct cgt_run *run, struct prng *rng)
 }
 
 /*
- * The readers: a thread-group walk (taskstats), /proc/<pid>/task, a process-group or
- * all-process walk under tasklist_lock, a task count, a task iteration, /proc/<pid>/cgroup.
+ * A thread-group walk: taskstats under siglock, the OOM killer's find_lock_task_mm and
+ * khungtaskd's scan under RCU alone (model/): one in eight, three in eight and the rest. A
+ * walker with a watch keeps walking a live process for a while, as a monitor polls it.
  */
+static void read_walk(struct cgt_run *run, struct prng *rng, struct cgt_watch *watch)
+{
+	struct cgt_walk w;
+	int tgid, ret;
+
+	if (watch && watch->left > 0) {
+		tgid = watch->tgid;
+		watch->left--;
+	} else {
+		tgid = random_recent_pid(run, rng);
+	}
+	ret = prng_below(rng, 8);
+	if (!ret)
+		ret = check_hung_uninterruptible_tasks(run->cfg->iter, &w) < 0 ? -ELOOP : 0;
+	else if (ret <= 3)
+		ret = oom_badness(tgid, run->cfg->iter, &w);
+	else
+		ret = fill_stats_for_tgid(tgid, run->cfg->iter, &w);
+	if (watch && !ret && watch->left <= 0) {
+		watch->tgid = tgid;		/* found a live one: keep watching it */
+		watch->left = 50;
+	} else if (watch && ret) {
+		watch->left = 0;
+	}
+
+	stat_inc(run, walks);
+	stat_add(run, walk_steps, w.steps);
+	if (ret == -ELOOP)
+		stat_inc(run, livelocks);
+}
+
+/* /proc/<pid>/task, listed a few names per getdents call. */
+static void read_readdir(struct cgt_run *run, struct prng *rng, struct cgt_watch *watch)
+{
+	long n, missed;
+
+	(void)watch;
+	if (!proc_task_readdir(random_recent_pid(run, rng), &n, &missed)) {
+		stat_inc(run, readdirs);
+		stat_add(run, readdir_tasks, n);
+		stat_add(run, readdir_missed, missed);
+	}
+}
+
+/* The readers of tasklist_lock: one process group, or every process. */
+static void read_tasklist(struct cgt_run *run, struct prng *rng, struct cgt_watch *watch)
+{
+	long n;
+
+	(void)watch;
+	if (prng_below(rng, 2))
+		cgt_all_process_walk();
+	else if (cgt_pgrp_walk(random_recent_pid(run, rng), &n))
+		return;
+	stat_inc(run, pgrp_walks);
+}
+
+/* cgroup_task_count of a cgroup. */
+static void read_count(struct cgt_run *run, struct prng *rng, struct cgt_watch *watch)
+{
+	(void)watch;
+	cgroup_task_count(random_cgroup(rng));
+	stat_inc(run, counts);
+}
+
+/* css_task_iter over a cgroup's tasks. */
+static void read_iter(struct cgt_run *run, struct prng *rng, struct cgt_watch *watch)
+{
+	struct css_task_iter it;
+	long n = 0;
+
+	(void)watch;
+	css_task_iter_start(random_cgroup(rng), &it);
+	while (css_task_iter_next(&it))
+		n++;
+	css_task_iter_end(&it);
+	stat_inc(run, iters);
+	stat_add(run, iter_tasks, n);
+}
+
+/* /proc/<pid>/cgroup. */
+static void read_show(struct cgt_run *run, struct prng *rng, struct cgt_watch *watch)
+{
+	struct task *t = get_random_task(run, rng);
+	char buf[128];
+
+	(void)watch;
+	if (t) {
+		proc_cgroup_show(t, buf, sizeof(buf));
+		put_task_struct(t);
+	}
+	stat_inc(run, shows);
+}
+
+static void (*const readers[CGT_NR_READS])(struct cgt_run *, struct prng *, struct cgt_watch *) = {
+#define X(id, name, fn) [CGT_READ_##id] = fn,
+	CGT_READS(X)
+#undef X
+};
+
+/* One reader, of the kinds the phase in force weighs. */
 void cgt_observe(struct cgt_run *run, struct prng *rng, struct cgt_watch *watch)
 {
-	switch (pick(cgt_phase_now()->reads, CGT_NR_READS, rng)) {
-	case CGT_READ_WALK: {
-		struct cgt_walk w;
-		int tgid, ret;
-
-		if (watch && watch->left > 0) {
-			tgid = watch->tgid;
-			watch->left--;
-		} else {
-			tgid = random_recent_pid(run, rng);
-		}
-		/*
-		 * The thread-group walkers: taskstats under siglock, the OOM killer's
-		 * find_lock_task_mm and khungtaskd's scan under RCU alone (model/): one in
-		 * eight, three in eight and the rest.
-		 */
-		ret = prng_below(rng, 8);
-		if (!ret)
-			ret = check_hung_uninterruptible_tasks(run->cfg->iter, &w) < 0 ? -ELOOP : 0;
-		else if (ret <= 3)
-			ret = oom_badness(tgid, run->cfg->iter, &w);
-		else
-			ret = fill_stats_for_tgid(tgid, run->cfg->iter, &w);
-		if (watch && !ret && watch->left <= 0) {
-			watch->tgid = tgid;		/* found a live one: keep watching it */
-			watch->left = 50;
-		} else if (watch && ret) {
-			watch->left = 0;
-		}
-
-		stat_inc(run, walks);
-		stat_add(run, walk_steps, w.steps);
-		if (ret == -ELOOP)
-			stat_inc(run, livelocks);
-		break;
-	}
-	case CGT_READ_READDIR: {
-		long n, missed;
-
-		if (!proc_task_readdir(random_recent_pid(run, rng), &n, &missed)) {
-			stat_inc(run, readdirs);
-			stat_add(run, readdir_tasks, n);
-			stat_add(run, readdir_missed, missed);
-		}
-		break;
-	}
-	case CGT_READ_TASKLIST: {
-		long n;
-
-		/* the readers of tasklist_lock: one process group, or every process */
-		if (prng_below(rng, 2))
-			cgt_all_process_walk();
-		else if (cgt_pgrp_walk(random_recent_pid(run, rng), &n))
-			break;
-		stat_inc(run, pgrp_walks);
-		break;
-	}
-	case CGT_READ_COUNT:
-		cgroup_task_count(random_cgroup(rng));
-		stat_inc(run, counts);
-		break;
-	case CGT_READ_ITER: {
-		struct css_task_iter it;
-		long n = 0;
-
-		css_task_iter_start(random_cgroup(rng), &it);
-		while (css_task_iter_next(&it))
-			n++;
-		css_task_iter_end(&it);
-		stat_inc(run, iters);
-		stat_add(run, iter_tasks, n);
-		break;
-	}
-	default: {
-		struct task *t = get_random_task(run, rng);
-		char buf[128];
-
-		if (t) {
-			proc_cgroup_show(t, buf, sizeof(buf));
-			put_task_struct(t);
-		}
-		stat_inc(run, shows);
-		break;
-	}
-	}
+	readers[pick(cgt_phase_now()->reads, CGT_NR_READS, rng)](run, rng, watch);
 }
 
 enum cgt_op_result cgt_do_op(struct cgt_run *run, struct task *me, enum cgt_op op,

@@ -24,17 +24,20 @@ enum cgt_op {
 
 extern const char *const cgt_op_names[CGT_NR_OPS];
 
-/* The readers an observation may be (cgt_observe), each as likely unless a phase says. */
-#define CGT_READS(X)				\
-	X(WALK,		"walk")			\
-	X(READDIR,	"readdir")		\
-	X(TASKLIST,	"tasklist")		\
-	X(COUNT,	"count")		\
-	X(ITER,		"iter")			\
-	X(SHOW,		"show")
+/*
+ * The readers an observation may be (cgt_observe), each as likely unless a phase says: its
+ * name, and the function in ops.c that reads. A new reader is one line here and its function.
+ */
+#define CGT_READS(X)					\
+	X(WALK,		"walk",		read_walk)	\
+	X(READDIR,	"readdir",	read_readdir)	\
+	X(TASKLIST,	"tasklist",	read_tasklist)	\
+	X(COUNT,	"count",	read_count)	\
+	X(ITER,		"iter",		read_iter)	\
+	X(SHOW,		"show",		read_show)
 
 enum cgt_read {
-#define X(id, name) CGT_READ_##id,
+#define X(id, name, fn) CGT_READ_##id,
 	CGT_READS(X)
 #undef X
 	CGT_NR_READS
