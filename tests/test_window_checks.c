@@ -218,3 +218,41 @@ Test(window, rcu_css_set_retired_before_the_section_reported)
 	do_exit(p);
 	model_shutdown();
 }
+
+/*
+ * task_css_set's own check (task_css_set_check): a css_set pointer read under RCU, under
+ * css_set_lock, or under cgroup_mutex with the task's threadgroup lock (as a migration reads
+ * it) is silent; one read under cgroup_mutex alone, or with nothing held, is reported on the
+ * read itself, with no free needed to meet it. The test thread registers, so that its locks
+ * are on its book.
+ */
+Test(window, css_set_read_without_its_protection_reported)
+{
+	static struct cgt_thread self;
+	struct task *p = fork_process();
+
+	cgt_thread_register(&self, CGT_ROLE_ACTOR, p->pid);
+	cgt_failures_reset();
+	rcu_read_lock();
+	task_css_set(p);
+	rcu_read_unlock();
+	cgt_read_lock(&css_set_lock);
+	task_css_set(p);
+	cgt_read_unlock(&css_set_lock);
+	cgt_write_lock(&cgroup_mutex);
+	threadgroup_lock(p);
+	task_css_set(p);
+	threadgroup_unlock(p);
+	cgt_write_unlock(&cgroup_mutex);
+	assert_rcu_lifetime(0, "reads under their protection");
+
+	task_css_set(p);
+	assert_rcu_lifetime(1, "suspicious RCU usage");
+	cgt_write_lock(&cgroup_mutex);
+	task_css_set(p);
+	cgt_write_unlock(&cgroup_mutex);
+	assert_rcu_lifetime(1, "cgroup_mutex alone keeps no exit away");
+	cgt_thread_unregister(&self);
+	do_exit(p);
+	model_shutdown();
+}

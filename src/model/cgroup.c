@@ -68,9 +68,10 @@ void threadgroup_change_end(struct task *tsk)
 	cgt_read_unlock(threadgroup_rwsem(tsk));
 }
 
-/* task_css_set: under RCU or css_set_lock. */
+/* task_css_set: under RCU or css_set_lock (check_cgroups_read says what else will do). */
 struct css_set *task_css_set(struct task *t)
 {
+	check_cgroups_read(t, threadgroup_rwsem(t));
 	return rcu_dereference(t->cgroups);
 }
 

@@ -127,6 +127,8 @@ void cgt_model_release_init(void)
 	detach_pid(&init_task, PIDTYPE_PGID);
 	detach_pid(&init_task, PIDTYPE_PID);
 	cgt_write_unlock(&tasklist_lock);
+	/* exiting, as exit_signals() would mark it: cgroup_exit reads its css_set unlocked */
+	__atomic_fetch_or(&init_task.flags, PF_EXITING, __ATOMIC_RELAXED);
 	cgroup_exit(&init_task);
 	rcu_barrier();
 }

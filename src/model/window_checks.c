@@ -122,6 +122,28 @@ void check_walk_rcu(struct cgt_walk *w)
 	}
 }
 
+/*
+ * task_css_set_check (include/linux/cgroup.h): @t->cgroups read under RCU or css_set_lock,
+ * by @t once it is exiting, or where neither an exit nor a migration can change it. The
+ * kernel's lockdep also takes cgroup_mutex alone; but cgroup_exit puts the css_set without
+ * it, so here cgroup_mutex counts only with @t's threadgroup lock (@threadgroup), as
+ * cgroup_attach_task holds it: a reader under cgroup_mutex alone may have the css_set freed
+ * under it, a grace period after an exit, while it waits for css_set_lock. Every read is
+ * checked, so the mistake shows the first time its path runs, not when a free meets it.
+ */
+void check_cgroups_read(const struct task *t, const struct cgt_lock *threadgroup)
+{
+	if (likely(cgt_rcu_read_depth() || cgt_self_holds(&css_set_lock) ||
+		   (READ_ONCE(t->flags) & PF_EXITING) ||
+		   (cgt_self_holds(&cgroup_mutex) && cgt_self_holds(threadgroup))))
+		return;
+	rcu_violation("suspicious RCU usage: tid %d's css_set (task->cgroups) read outside any "
+		      "RCU read-side section and without css_set_lock%s: an exit may put it, "
+		      "and a grace period later free it, while it is in use",
+		      READ_ONCE(t->pid), cgt_self_holds(&cgroup_mutex) ?
+		      " (cgroup_mutex alone keeps no exit away)" : "");
+}
+
 /* A css_set read under css_set_lock (or RCU alone) that its last put had already unlinked. */
 void check_cset_rcu(const struct css_set *cset, const struct task *t)
 {
