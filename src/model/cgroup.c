@@ -68,10 +68,13 @@ void threadgroup_change_end(struct task *tsk)
 	cgt_read_unlock(threadgroup_rwsem(tsk));
 }
 
-/* task_css_set: under RCU or css_set_lock (check_cgroups_read says what else will do). */
-struct css_set *task_css_set(struct task *t)
+/*
+ * task_css_set: under RCU or css_set_lock (check_cgroups_read says what else will do). Not
+ * inlined: its return address is the reader's call site, which a warning names once.
+ */
+__attribute__((noinline)) struct css_set *task_css_set(struct task *t)
 {
-	check_cgroups_read(t, threadgroup_rwsem(t));
+	check_cgroups_read(t, threadgroup_rwsem(t), __builtin_return_address(0));
 	return rcu_dereference(t->cgroups);
 }
 

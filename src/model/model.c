@@ -73,6 +73,7 @@ int cgt_model_init(const struct cgt_model_config *cfg)
 	__atomic_store_n(&cgt_bugs_enabled, cfg->bugs, __ATOMIC_RELAXED);
 	cgt_set_reap_delay(cfg->reap_delay);
 	cgt_lock_init(&tasklist_lock, cfg->tasklist_lock_ops, "tasklist_lock");
+	cgt_window_checks_reset();
 	if (cgroup_init())
 		return -1;
 

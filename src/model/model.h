@@ -384,7 +384,9 @@ void check_cset_link_locked(const struct cgrp_cset_link *link, const struct cgro
 /* RCU lifetimes (core/rcu.h): reported as rcu-lifetime failures */
 void check_walk_rcu(struct cgt_walk *w);
 void check_cset_rcu(const struct css_set *cset, const struct task *t);
-void check_cgroups_read(const struct task *t, const struct cgt_lock *threadgroup);
+void check_cgroups_read(const struct task *t, const struct cgt_lock *threadgroup,
+			const void *site);
+void cgt_window_checks_reset(void);
 
 /* invariants.c */
 /* A broken invariant seen while the run goes on: an invariant failure (core/failure.h). */

@@ -129,13 +129,46 @@ void check_walk_rcu(struct cgt_walk *w)
  * it, so here cgroup_mutex counts only with @t's threadgroup lock (@threadgroup), as
  * cgroup_attach_task holds it: a reader under cgroup_mutex alone may have the css_set freed
  * under it, a grace period after an exit, while it waits for css_set_lock. Every read is
- * checked, so the mistake shows the first time its path runs, not when a free meets it.
+ * checked, so the mistake shows the first time its path runs, not when a free meets it;
+ * @site is the reader's call site.
  */
-void check_cgroups_read(const struct task *t, const struct cgt_lock *threadgroup)
+#define WARNED_SITES	16
+static const void *warned_sites[WARNED_SITES];
+
+/* A new boot of the model: every call site may warn again. */
+void cgt_window_checks_reset(void)
+{
+	for (int i = 0; i < WARNED_SITES; i++)
+		__atomic_store_n(&warned_sites[i], NULL, __ATOMIC_RELAXED);
+}
+
+/*
+ * Once per call site and boot, as RCU_LOCKDEP_WARN's static __warned: a mistake on a hot
+ * path would otherwise fill the report with one splat per read, and bury the rest.
+ */
+static bool first_warning(const void *site)
+{
+	for (int i = 0; i < WARNED_SITES; i++) {
+		const void *none = NULL, *was = __atomic_load_n(&warned_sites[i], __ATOMIC_RELAXED);
+
+		if (was == site)
+			return false;
+		if (!was && __atomic_compare_exchange_n(&warned_sites[i], &none, site, false,
+							__ATOMIC_RELAXED, __ATOMIC_RELAXED))
+			return true;
+		if (__atomic_load_n(&warned_sites[i], __ATOMIC_RELAXED) == site)
+			return false;
+	}
+	return true;
+}
+
+void check_cgroups_read(const struct task *t, const struct cgt_lock *threadgroup,
+			const void *site)
 {
 	if (likely(cgt_rcu_read_depth() || cgt_self_holds(&css_set_lock) ||
 		   (READ_ONCE(t->flags) & PF_EXITING) ||
-		   (cgt_self_holds(&cgroup_mutex) && cgt_self_holds(threadgroup))))
+		   (cgt_self_holds(&cgroup_mutex) && cgt_self_holds(threadgroup))) ||
+	    !first_warning(site))
 		return;
 	rcu_violation("suspicious RCU usage: tid %d's css_set (task->cgroups) read outside any "
 		      "RCU read-side section and without css_set_lock%s: an exit may put it, "
