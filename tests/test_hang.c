@@ -139,15 +139,20 @@ static void chain_start(pthread_t *th, bool stepping, bool below)
 		cr_assert_eq(pthread_create(&th[k], NULL, waiter, (void *)k), 0);
 }
 
+/* Wake @th until @flag is set: a signal just before its sleep began is lost to it. */
+static void wake_until(pthread_t th, int *flag)
+{
+	while (!__atomic_load_n(flag, __ATOMIC_ACQUIRE)) {
+		pthread_kill(th, SIGUSR1);
+		nap();
+	}
+}
+
 static void chain_stop(pthread_t *th)
 {
 	__atomic_store_n(&ctx.stop, 1, __ATOMIC_RELEASE);
 	sem_post(&ctx.below_sem);
-	/* again until it is out: a signal just before its sleep began is lost to it */
-	while (!__atomic_load_n(&ctx.holder_awake, __ATOMIC_ACQUIRE)) {
-		pthread_kill(th[0], SIGUSR1);
-		nap();
-	}
+	wake_until(th[0], &ctx.holder_awake);
 	for (int k = 0; k < NWAITERS + 2; k++)
 		pthread_join(th[k], NULL);
 	cgt_detect_stop();
@@ -275,15 +280,6 @@ static void *stale_waiter(void *arg)
 	cgt_wait_end();
 	cgt_thread_unregister(&stale.self);
 	return NULL;
-}
-
-/* Wake @th until @flag is set: a signal just before its sleep began is lost to it. */
-static void wake_until(pthread_t th, int *flag)
-{
-	while (!__atomic_load_n(flag, __ATOMIC_ACQUIRE)) {
-		pthread_kill(th, SIGUSR1);
-		nap();
-	}
 }
 
 static long judge_stale_copy(bool moves_after_copy)

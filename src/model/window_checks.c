@@ -122,16 +122,6 @@ void check_walk_rcu(struct cgt_walk *w)
 	}
 }
 
-/*
- * task_css_set_check (include/linux/cgroup.h): @t->cgroups read under RCU or css_set_lock,
- * by @t once it is exiting, or where neither an exit nor a migration can change it. The
- * kernel's lockdep also takes cgroup_mutex alone; but cgroup_exit puts the css_set without
- * it, so here cgroup_mutex counts only with @t's threadgroup lock (@threadgroup), as
- * cgroup_attach_task holds it: a reader under cgroup_mutex alone may have the css_set freed
- * under it, a grace period after an exit, while it waits for css_set_lock. Every read is
- * checked, so the mistake shows the first time its path runs, not when a free meets it;
- * @site is the reader's call site.
- */
 #define WARNED_SITES	16
 static const void *warned_sites[WARNED_SITES];
 
@@ -149,19 +139,28 @@ void cgt_window_checks_reset(void)
 static bool first_warning(const void *site)
 {
 	for (int i = 0; i < WARNED_SITES; i++) {
-		const void *none = NULL, *was = __atomic_load_n(&warned_sites[i], __ATOMIC_RELAXED);
+		const void *was = NULL;
 
-		if (was == site)
-			return false;
-		if (!was && __atomic_compare_exchange_n(&warned_sites[i], &none, site, false,
-							__ATOMIC_RELAXED, __ATOMIC_RELAXED))
+		/* claim the first free slot; a taken one says whose it is */
+		if (__atomic_compare_exchange_n(&warned_sites[i], &was, site, false,
+						__ATOMIC_RELAXED, __ATOMIC_RELAXED))
 			return true;
-		if (__atomic_load_n(&warned_sites[i], __ATOMIC_RELAXED) == site)
+		if (was == site)
 			return false;
 	}
 	return true;
 }
 
+/*
+ * task_css_set_check (include/linux/cgroup.h): @t->cgroups read under RCU or css_set_lock,
+ * by @t once it is exiting, or where neither an exit nor a migration can change it. The
+ * kernel's lockdep also takes cgroup_mutex alone; but cgroup_exit puts the css_set without
+ * it, so here cgroup_mutex counts only with @t's threadgroup lock (@threadgroup), as
+ * cgroup_attach_task holds it: a reader under cgroup_mutex alone may have the css_set freed
+ * under it, a grace period after an exit, while it waits for css_set_lock. Every read is
+ * checked, so the mistake shows the first time its path runs, not when a free meets it;
+ * @site is the reader's call site.
+ */
 void check_cgroups_read(const struct task *t, const struct cgt_lock *threadgroup,
 			const void *site)
 {
