@@ -57,6 +57,16 @@ static const char *known_as(enum cgt_detector det, const char *subject)
 	return NULL;
 }
 
+bool cgt_failure_is_known(enum cgt_detector det, const char *subject)
+{
+	bool known;
+
+	pthread_mutex_lock(&failure_lock);
+	known = known_as(det, subject) != NULL;
+	pthread_mutex_unlock(&failure_lock);
+	return known;
+}
+
 /* The thread's state now, so the report tells its story even after it has gone. */
 static struct cgt_thread *thread_snapshot(int id)
 {

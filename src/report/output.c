@@ -64,6 +64,22 @@ static void print_convoys(FILE *f)
 		fputc('\n', f);
 }
 
+/* Reader pressure the driver applied to a reader-first lock (run/press.h). */
+static void print_presses(FILE *f, const struct cgt_run_result *r)
+{
+	const char *sep = "reader pressure (every walker on one reader-first lock's readers): ";
+
+	for (int i = 0; i < r->npresses; i++) {
+		const struct cgt_press *p = &r->presses[i];
+
+		fprintf(f, "%s%s at %.2f s for %.2f s%s", sep, p->lock, p->start_s, p->length_s,
+			p->starved ? " (a writer starved)" : "");
+		sep = "; ";
+	}
+	if (r->npresses)
+		fputc('\n', f);
+}
+
 /*
  * The era's own catalogued behaviour, seen: named apart from the detectors' counts, which are
  * what is new (the nightly reads them), and not a failure of the run.
@@ -118,6 +134,7 @@ void cgt_print_summary(FILE *f, const struct cgt_run_config *cfg, const struct c
 			s->checks_skipped);
 	fputc('\n', f);
 	print_convoys(f);
+	print_presses(f, r);
 	print_coverage(f, &r->cover);
 	fputc('\n', f);
 

@@ -179,6 +179,19 @@ static json_t *locks_json(void)
 	return a;
 }
 
+/* [{"lock", "start_s", "length_s", "starved"}]: reader pressure the driver applied */
+static json_t *presses_json(const struct cgt_run_result *res)
+{
+	json_t *a = json_array();
+
+	for (int i = 0; i < res->npresses; i++)
+		json_array_append_new(a, json_pack("{s:s, s:f, s:f, s:b}",
+				"lock", res->presses[i].lock, "start_s", res->presses[i].start_s,
+				"length_s", res->presses[i].length_s,
+				"starved", res->presses[i].starved));
+	return a;
+}
+
 static json_t *events_json(const struct cgt_thread *t)
 {
 	json_t *a = json_array();
@@ -387,6 +400,7 @@ int cgt_report_write(const struct cgt_run_config *cfg, struct cgt_run_result *re
 		json_object_set_new(root, "schedule", sched);
 	}
 	json_object_set_new(root, "swarm", swarm_json(cfg));
+	json_object_set_new(root, "presses", presses_json(res));
 	text = json_dumps(root, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
 	summary = cgt_summary_text(cfg, res, f, nf, threads);
 	json_decref(root);

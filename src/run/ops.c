@@ -12,7 +12,13 @@ const char *const cgt_op_names[CGT_NR_OPS] = {
 };
 
 const char *const cgt_read_names[CGT_NR_READS] = {
-#define X(id, name, fn) [CGT_READ_##id] = name,
+#define X(id, name, fn, lock) [CGT_READ_##id] = name,
+	CGT_READS(X)
+#undef X
+};
+
+struct cgt_lock *const cgt_read_locks[CGT_NR_READS] = {
+#define X(id, name, fn, lock) [CGT_READ_##id] = lock,
 	CGT_READS(X)
 #undef X
 };
@@ -180,15 +186,20 @@ static void read_show(struct cgt_run *run, struct prng *rng, struct cgt_watch *w
 }
 
 static void (*const readers[CGT_NR_READS])(struct cgt_run *, struct prng *, struct cgt_watch *) = {
-#define X(id, name, fn) [CGT_READ_##id] = fn,
+#define X(id, name, fn, lock) [CGT_READ_##id] = fn,
 	CGT_READS(X)
 #undef X
 };
 
+void cgt_read(struct cgt_run *run, enum cgt_read kind, struct prng *rng, struct cgt_watch *watch)
+{
+	readers[kind](run, rng, watch);
+}
+
 /* One reader, of the kinds the phase in force weighs. */
 void cgt_observe(struct cgt_run *run, struct prng *rng, struct cgt_watch *watch)
 {
-	readers[pick(cgt_phase_now()->reads, CGT_NR_READS, rng)](run, rng, watch);
+	cgt_read(run, (enum cgt_read)pick(cgt_phase_now()->reads, CGT_NR_READS, rng), rng, watch);
 }
 
 enum cgt_op_result cgt_do_op(struct cgt_run *run, struct task *me, enum cgt_op op,

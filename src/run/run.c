@@ -15,6 +15,7 @@
 #include "actor.h"
 #include "park.h"
 #include "points.h"
+#include "press.h"
 #include "steer.h"
 #include "../base/build.h"
 #include "../detect/detect.h"
@@ -22,7 +23,7 @@
 /* seconds for every model thread to exit once told, in the plain build (stretched as --stall is) */
 #define DRAIN_TIMEOUT	2.0
 #define TICK_NS		20000000L
-#define STEER_INTERVAL_S	0.25	/* how often the rare paths' windows are looked at */
+#define STEER_INTERVAL_S	0.25	/* how often rare paths and reader pressure are looked at */
 
 static void sleep_tick(void)
 {
@@ -101,6 +102,9 @@ static void walker_turn(struct walker *w)
 {
 	struct timespec ts = { 0, TICK_NS / 4 };
 
+	/* under reader pressure every walker reads the pressed lock, the idle ones too */
+	if (cgt_press_read(w->run, &w->rng, &w->watch))
+		return;
 	if (w->index <= cgt_phase_now()->walkers)
 		cgt_observe(w->run, &w->rng, &w->watch);
 	else if (!cgt_sched_on())
@@ -396,6 +400,7 @@ static void run_fill_result(struct cgt_run *run, struct cgt_run_result *res)
 	res->first_failure = cgt_failures_get(f, 1) ? (double)f[0].ns / 1e9 : -1;
 	res->interrupted = __atomic_load_n(&interrupted, __ATOMIC_RELAXED);
 	res->pass = res->failures == res->known && res->quiesced && res->finished;
+	res->npresses = cgt_presses(res->presses, CGT_PRESS_LOG);
 	res->steps = cfg_controlled(run) ? cgt_sched_steps() : 0;
 	res->stop_step = run->stop_step;
 	res->diverged = cfg_controlled(run) ?
@@ -480,6 +485,9 @@ int cgt_run(const struct cgt_run_config *cfg, const struct cgt_run_hooks *hooks,
 			   (cfg->swarm & (1u << CGT_SWARM_PERTURB)) || cfg->perturb, cfg->seed);
 	if (!cfg->sched)
 		cgt_steer_install(cfg->seed);	/* before the first model thread reads it */
+	cgt_press_reset(&(struct cgt_press_config){
+		.duration = cfg->sched ? 0 : cfg->duration, .starve = cfg->starve,
+		.known_too = cfg->expect == CGT_EXPECT_KNOWN });
 	mcfg.reap_delay = cgt_phase_now()->reap_delay;
 	run->next_phase_s = cgt_swarm_length_s(cfg, 0);
 	run->next_phase_step = cgt_swarm_length_steps(cfg, 0);
@@ -541,16 +549,19 @@ int cgt_run(const struct cgt_run_config *cfg, const struct cgt_run_hooks *hooks,
 		run_ramp(run, cgt_now() - run->start);
 		if (cgt_now() >= next_steer) {
 			cgt_steer_refresh();
+			cgt_press_refresh(cgt_now() - run->start);
 			next_steer = cgt_now() + STEER_INTERVAL_S;
 		}
 		if (cfg->swarm && cgt_now() - run->start >= run->next_phase_s)
 			run_next_phase(run, cgt_now() - run->start, -1);
-		if (cgt_now() >= next_check) {
+		/* a check parks every reader, which would let a pressed lock's writer in */
+		if (cgt_now() >= next_check && !cgt_press_now()) {
 			run_check(run, nwalkers, cfg->stall, false);
 			next_check = cgt_now() + cfg->check_interval;
 		}
 		sleep_tick();
 	}
+	cgt_press_stop(cgt_now() - run->start);
 	if (tty)
 		fputs("\r\033[K", stderr);
 

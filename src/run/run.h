@@ -12,6 +12,7 @@
 #include "../sched/sched.h"
 #include "exit_status.h"
 #include "ops.h"
+#include "press.h"
 #include "stats.h"
 #include "swarm.h"
 
@@ -74,6 +75,8 @@ struct cgt_run_result {
 	char report_dir[512];		/* where report.json went, if anywhere */
 	char pictures_note[192];	/* what of the report's pictures could not be made */
 	int interrupted;		/* the signal (SIGINT, SIGTERM) that ended it early, or 0 */
+	struct cgt_press presses[CGT_PRESS_LOG];	/* reader pressure the driver applied */
+	int npresses;
 	bool pass;
 	/* a controlled run */
 	long steps;			/* decisions made */

@@ -3,6 +3,7 @@
  * The run's counters read while it runs, and its live display on the terminal: the periodic
  * stats line (as locktorture's, "!!!" flags failures) and the progress line.
  */
+#include "press.h"
 #include "stats.h"
 
 void cgt_stats_snapshot(const struct cgt_stats *live, struct cgt_stats *out)
@@ -38,13 +39,16 @@ static int phase_describe(char *buf, size_t len, const struct cgt_phase *p)
 void cgt_print_stats(FILE *f, const struct cgt_stats *s, double elapsed, long failures,
 		     const struct cgt_phase *phase)
 {
-	char tail[320] = "";
+	char tail[384] = "";
+	const char *pressed = cgt_press_now();
+	int n = 0;
 
 	if (phase) {
-		int n = snprintf(tail, sizeof(tail), " | phase %d ", phase->index);
-
-		phase_describe(tail + n, sizeof(tail) - (size_t)n, phase);
+		n = snprintf(tail, sizeof(tail), " | phase %d ", phase->index);
+		n += phase_describe(tail + n, sizeof(tail) - (size_t)n, phase);
 	}
+	if (pressed && n < (int)sizeof(tail))
+		snprintf(tail + n, sizeof(tail) - (size_t)n, " | pressing %s", pressed);
 	fprintf(f, "[%6.1fs] live %ld peak %ld | fork %ld exec %ld exit %ld killed %ld "
 		"migrate %ld observe %ld | walks %ld checks %ld failures %ld%s%s\n",
 		elapsed, s->live, s->peak, s->ops[CGT_OP_FORK], s->ops[CGT_OP_EXEC],
