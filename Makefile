@@ -195,7 +195,7 @@ mutants:
 # build/fuzz/ and fails the target.
 .PHONY: fuzz
 FUZZ_SECONDS ?= 60
-FUZZ_SRCS := tests/fuzz/fuzz_report.c src/report/report_read.c \
+FUZZ_SRCS := tests/fuzz/fuzz_report.c src/report/report_read.c src/base/registry.c \
 	     $(filter-out src/sched/sched.c src/sched/coop_lock.c src/sched/intercept.c,\
 			  $(wildcard src/sched/*.c))
 build/fuzz/fuzz_report: $(FUZZ_SRCS) src/report/report_read.h src/sched/schedule.h \
@@ -205,7 +205,8 @@ build/fuzz/fuzz_report: $(FUZZ_SRCS) src/report/report_read.h src/sched/schedule
 		-fno-sanitize-recover=undefined -g -O1 -o $@ $(FUZZ_SRCS) -ljansson -lm
 # The kernel-log reader and its registry, on the same terms, seeded from the corpus of real
 # reports (tests/reports/).
-KLOG_FUZZ_SRCS := tests/fuzz/fuzz_klog.c src/report/klog.c src/report/kmap.c src/model/bugs.c
+KLOG_FUZZ_SRCS := tests/fuzz/fuzz_klog.c src/report/klog.c src/report/kmap.c src/model/bugs.c \
+		  src/base/registry.c
 build/fuzz/fuzz_klog: $(KLOG_FUZZ_SRCS) src/report/klog.h src/report/kmap.h \
 		      src/model/bugs.h src/core/failure.h | deps
 	@mkdir -p $(@D)

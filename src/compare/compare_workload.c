@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "compare.h"
+#include "../base/registry.h"
 
 #define CMP_CSETS	64	/* css_sets in the system */
 #define CMP_TASKS	1024	/* tasks spread over them */
@@ -35,23 +36,23 @@ const struct cgt_workload cgt_workloads[] = {
 
 const size_t cgt_nr_workloads = ARRAY_SIZE(cgt_workloads);
 
+static const char *workload_name(size_t i)
+{
+	return cgt_workloads[i].name;
+}
+
 const struct cgt_workload *cgt_workload_find(const char *name)
 {
-	for (size_t i = 0; i < cgt_nr_workloads; i++)
-		if (!strcmp(cgt_workloads[i].name, name))
-			return &cgt_workloads[i];
-	return NULL;
+	long i = cgt_registry_index(cgt_nr_workloads, workload_name, name);
+
+	return i < 0 ? NULL : &cgt_workloads[i];
 }
 
 const char *cgt_workload_names(void)
 {
 	static char buf[256];
 
-	if (!buf[0])
-		for (size_t i = 0; i < cgt_nr_workloads; i++)
-			snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf), "%s%s", i ? ", " : "",
-				 cgt_workloads[i].name);
-	return buf;
+	return cgt_registry_names(buf, sizeof(buf), cgt_nr_workloads, workload_name);
 }
 
 void cgt_cmp_plan(const struct cgt_workload *w, uint64_t seed, struct cgt_lock_step *plan)

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "lock.h"
+#include "../base/registry.h"
 
 #define CGT_LOCK_VARIANTS(X)	\
 	X(rwlock)		\
@@ -27,38 +28,34 @@ const struct cgt_lock_ops *const cgt_lock_variants[] = {
 
 const size_t cgt_nr_lock_variants = ARRAY_SIZE(cgt_lock_variants);
 
-const struct cgt_lock_ops *cgt_lock_find(const char *name)
+static const char *variant_name(size_t i)
 {
-	for (size_t i = 0; i < cgt_nr_lock_variants; i++)
-		if (!strcmp(cgt_lock_variants[i]->name, name))
-			return cgt_lock_variants[i];
-	return NULL;
+	return cgt_lock_variants[i]->name;
 }
 
-static const char *names(char *buf, bool with_rcu_readers)
+/* a run's locks: RCU readers beside writers suit no model lock */
+static const char *run_variant_name(size_t i)
 {
-	if (!buf[0]) {
-		for (size_t i = 0; i < cgt_nr_lock_variants; i++) {
-			if (cgt_lock_variants[i]->rcu_readers && !with_rcu_readers)
-				continue;
-			if (buf[0])
-				strcat(buf, ", ");
-			strcat(buf, cgt_lock_variants[i]->name);
-		}
-	}
-	return buf;
+	return cgt_lock_variants[i]->rcu_readers ? NULL : cgt_lock_variants[i]->name;
+}
+
+const struct cgt_lock_ops *cgt_lock_find(const char *name)
+{
+	long i = cgt_registry_index(cgt_nr_lock_variants, variant_name, name);
+
+	return i < 0 ? NULL : cgt_lock_variants[i];
 }
 
 const char *cgt_lock_names(void)
 {
 	static char buf[256];
 
-	return names(buf, true);
+	return cgt_registry_names(buf, sizeof(buf), cgt_nr_lock_variants, variant_name);
 }
 
 const char *cgt_lock_run_names(void)
 {
 	static char buf[256];
 
-	return names(buf, false);
+	return cgt_registry_names(buf, sizeof(buf), cgt_nr_lock_variants, run_variant_name);
 }

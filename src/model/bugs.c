@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "bugs.h"
+#include "../base/registry.h"
 
 const struct cgt_bug_info cgt_bug_catalogue[CGT_NR_BUGS] = {
 #define X(id, name_, det, build_, history_, twin_, options_, explore_)			\
@@ -21,13 +22,17 @@ const char *const cgt_bug_names[CGT_NR_BUGS] = {
 
 unsigned long cgt_bugs_enabled;
 
+static const char *bug_name(size_t i)
+{
+	return cgt_bug_names[i];
+}
+
 int cgt_bug_parse(const char *name, enum cgt_bug *bug)
 {
-	for (int i = 0; i < CGT_NR_BUGS; i++) {
-		if (!strcmp(name, cgt_bug_names[i])) {
-			*bug = (enum cgt_bug)i;
-			return 0;
-		}
-	}
-	return -EINVAL;
+	long i = cgt_registry_index(CGT_NR_BUGS, bug_name, name);
+
+	if (i < 0)
+		return -EINVAL;
+	*bug = (enum cgt_bug)i;
+	return 0;
 }

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "model.h"
+#include "../base/registry.h"
 
 const struct cgt_kernel_era cgt_kernel_eras[] = {
 	{
@@ -53,12 +54,16 @@ const struct cgt_kernel_era cgt_kernel_eras[] = {
 
 const size_t cgt_nr_kernel_eras = ARRAY_SIZE(cgt_kernel_eras);
 
+static const char *era_name(size_t i)
+{
+	return cgt_kernel_eras[i].name;
+}
+
 const struct cgt_kernel_era *cgt_era_find(const char *name)
 {
-	for (size_t i = 0; i < cgt_nr_kernel_eras; i++)
-		if (!strcmp(cgt_kernel_eras[i].name, name))
-			return &cgt_kernel_eras[i];
-	return NULL;
+	long i = cgt_registry_index(cgt_nr_kernel_eras, era_name, name);
+
+	return i < 0 ? NULL : &cgt_kernel_eras[i];
 }
 
 /* "3.14, 3.15, 4.4, 6.x": what --kernel takes, for its help and its errors */
@@ -66,11 +71,5 @@ const char *cgt_era_names(void)
 {
 	static char buf[64];
 
-	if (!buf[0])
-		for (size_t i = 0; i < cgt_nr_kernel_eras; i++) {
-			if (i)
-				strcat(buf, ", ");
-			strcat(buf, cgt_kernel_eras[i].name);
-		}
-	return buf;
+	return cgt_registry_names(buf, sizeof(buf), cgt_nr_kernel_eras, era_name);
 }

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "sched.h"
+#include "../base/registry.h"
 
 #define CGT_SCHEDULERS(X)	\
 	X(random)		\
@@ -20,23 +21,21 @@ const struct cgt_sched_ops *const cgt_schedulers[] = {
 
 const int cgt_nr_schedulers = (int)ARRAY_SIZE(cgt_schedulers);
 
+static const char *sched_name(size_t i)
+{
+	return cgt_schedulers[i]->name;
+}
+
 const struct cgt_sched_ops *cgt_sched_find(const char *name)
 {
-	for (int i = 0; i < cgt_nr_schedulers; i++)
-		if (!strcmp(cgt_schedulers[i]->name, name))
-			return cgt_schedulers[i];
-	return NULL;
+	long i = cgt_registry_index((size_t)cgt_nr_schedulers, sched_name, name);
+
+	return i < 0 ? NULL : cgt_schedulers[i];
 }
 
 const char *cgt_sched_names(void)
 {
 	static char buf[128];
 
-	if (!buf[0])
-		for (int i = 0; i < cgt_nr_schedulers; i++) {
-			if (i)
-				strcat(buf, ", ");
-			strcat(buf, cgt_schedulers[i]->name);
-		}
-	return buf;
+	return cgt_registry_names(buf, sizeof(buf), (size_t)cgt_nr_schedulers, sched_name);
 }
