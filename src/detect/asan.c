@@ -44,4 +44,5 @@ __attribute__((constructor)) static void asan_hook_install(void)
 const struct cgt_detector_ops asan_detector = {
 	.id	= CGT_DET_ASAN,
 	.start	= asan_start,
+	.kind	= cgt_kind_error_class,
 };

@@ -15,6 +15,7 @@
 #define CGT_DETECT_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "../core/failure.h"
@@ -58,6 +59,11 @@ struct cgt_detector_ops {
 	void (*stop)(void);
 	/* watched by time in a controlled run too: the deadline is wall-clock in every run */
 	bool wall_clock;
+	/*
+	 * The kind of its failure from the summary and evidence it wrote (kind.c): what two
+	 * failures of the same bug share whatever the numbers. NULL: the summary, numbers out.
+	 */
+	void (*kind)(const char *summary, const char *evidence, char *buf, size_t len);
 };
 
 /* The run's calls: each passes the event to every detector that has the hook. */
@@ -75,6 +81,28 @@ void cgt_detect_last_look(void);
 
 /* registry.c */
 extern const struct cgt_detector_ops *const cgt_detectors[CGT_NR_DETECTORS];
+
+/*
+ * registry.c: "DETECTOR: KIND", the kind of a failure of @detector with @summary and
+ * @evidence (its ops' kind), for reproduce to know that a controlled schedule found the same
+ * thing as a free-running report. kind.c: @s with its numbers (and cgroups) out, the kind
+ * most detectors' failures have; a sanitizer's error class.
+ */
+void cgt_failure_kind(int detector, const char *summary, const char *evidence, char *buf,
+		      size_t len);
+void cgt_kind_numbers_out(const char *s, char *buf, size_t len);
+void cgt_kind_error_class(const char *summary, const char *evidence, char *buf, size_t len);
+
+/*
+ * hang_kind.c. A hang's evidence gives its deadlock cycle, when there is one, under
+ * CGT_HANG_CYCLE: a line per thread on it, the resource it waits for and who holds it.
+ */
+#define CGT_HANG_CYCLE		"deadlock cycle:"
+void cgt_hang_kind(const char *summary, const char *evidence, char *buf, size_t len);
+/* Where @evidence gives the cycle, or NULL. */
+const char *cgt_hang_cycle(const char *evidence);
+/* "cycle: css_set_lock, rcu": the lock classes on a wait-for cycle of @n threads, if any. */
+bool cgt_threads_cycle(const struct cgt_thread *v, int n, char *buf, size_t len);
 
 /*
  * In a controlled run, a writer that this many reads passed while it waited is starved: a

@@ -553,7 +553,7 @@ static void report_hang(const struct graph *g, int i, uint64_t now, long blocked
 		off += (size_t)snprintf(ev + off, cap - off, "\nwait-for picture:\n");
 	off += picture(ev + off, off < cap ? cap - off : 0, v, g->n, now);
 	if (len && off < cap) {
-		off += (size_t)snprintf(ev + off, cap - off, "\ndeadlock cycle:");
+		off += (size_t)snprintf(ev + off, cap - off, "\n" CGT_HANG_CYCLE);
 		for (int k = 0; k < len && off < cap; k++)
 			off += (size_t)snprintf(ev + off, cap - off, " thread %d ->", v[path[k]].id);
 		if (off < cap)
@@ -761,4 +761,5 @@ const struct cgt_detector_ops hang_detector = {
 	.watch		= hang_watch,
 	.stuck		= hang_stuck,
 	.no_rest	= hang_no_rest,
+	.kind		= cgt_hang_kind,
 };

@@ -9,6 +9,7 @@
  * of its start thread; so the run goes on.
  */
 #include <stdio.h>
+#include <string.h>
 
 #include "detect.h"
 #include "../model/model.h"
@@ -72,9 +73,19 @@ static void livelock_watch(const struct cgt_thread *v, int n, uint64_t now)
 			cgt_thread_abort_walk(v[i].id, v[i].walk_since_ns);
 }
 
+/* A livelock's kind: what became of its start thread (the walk and lock vary with the run). */
+static void livelock_kind(const char *summary, const char *evidence, char *buf, size_t len)
+{
+	const char *p = strstr(summary, "the start thread ");
+
+	(void)evidence;
+	cgt_kind_numbers_out(p ? p : summary, buf, len);
+}
+
 const struct cgt_detector_ops livelock_detector = {
 	.id	= CGT_DET_LIVELOCK,
 	.start	= livelock_start,
 	.resume	= livelock_resume,
 	.watch	= livelock_watch,
+	.kind	= livelock_kind,
 };

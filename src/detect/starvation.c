@@ -7,6 +7,9 @@
  * clock is its decisions, so there a writer is starved by a count: CGT_STARVE_READS reads
  * passing it, where a fair lock lets none pass.
  */
+#include <stdio.h>
+#include <string.h>
+
 #include "detect.h"
 #include "../locks/lock.h"
 
@@ -88,9 +91,21 @@ static void starvation_watch(const struct cgt_thread *v, int n, uint64_t now)
 	}
 }
 
+/* "a writer of LOCK starved": from "... for LOCK while" (at the write) or "... to write LOCK while" */
+static void starvation_kind(const char *summary, const char *evidence, char *buf, size_t len)
+{
+	const char *p = strstr(summary, " while ");
+
+	(void)evidence;
+	while (p && p > summary && p[-1] != ' ')
+		p--;
+	snprintf(buf, len, "a writer of %.*s starved", p ? (int)strcspn(p, " ") : 1, p ? p : "?");
+}
+
 const struct cgt_detector_ops starvation_detector = {
 	.id	= CGT_DET_STARVATION,
 	.start	= starvation_start,
 	.point	= starvation_point,
 	.watch	= starvation_watch,
+	.kind	= starvation_kind,
 };

@@ -87,4 +87,5 @@ const struct cgt_detector_ops tsan_detector = {
 	.watch		= tsan_watch,
 	.decision	= tsan_decision,
 	.stop		= poll,
+	.kind		= cgt_kind_error_class,
 };

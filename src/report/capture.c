@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "capture.h"
-#include "kind.h"
+#include "../detect/detect.h"
 #include "../run/points.h"
 
 #define MAX_THREADS	4096
@@ -141,8 +141,7 @@ void cgt_capture_take(const struct cgt_failure *f, bool controlled)
 	}
 	involve_named(&capture, f->summary, tids, &ntids, CGT_CAPTURE_INVOLVED);
 	/* a hang's picture names every thread that waits or holds: its cycle is the story */
-	involve_named(&capture, f->evidence && strstr(f->evidence, "deadlock cycle:") ?
-		      strstr(f->evidence, "deadlock cycle:") : f->evidence, tids, &ntids,
+	involve_named(&capture, cgt_hang_cycle(f->evidence) ?: f->evidence, tids, &ntids,
 		      CGT_CAPTURE_INVOLVED);
 	involve_blockers(&capture);
 	for (int k = 0; k < capture.ninvolved; k++) {
