@@ -314,7 +314,7 @@ Test(kmap, each_catalogued_bug_told_as_the_kernel_tells_it_is_searched_first)
 		map_of(routes[i].log, &m, &ret);
 		cr_assert_eq(ret, 0, "route %zu", i);
 		cr_expect_eq(m.cand[0].bug, (int)routes[i].bug, "route %zu: %s first, not %d", i,
-			     cgt_bug_names[routes[i].bug], m.cand[0].bug);
+			     cgt_bug_catalogue[routes[i].bug].name, m.cand[0].bug);
 		cr_expect_eq(m.cand[0].detector, cgt_bug_catalogue[routes[i].bug].detector,
 			     "route %zu", i);
 	}

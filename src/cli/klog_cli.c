@@ -135,7 +135,7 @@ static int candidate_config(const struct cgt_kmap *m, const struct cgt_kmap_cand
 
 	if (c->bug >= 0)
 		snprintf(words, len, "reproduce --kernel %s --bug %s %s --out %s",
-			 m->era, cgt_bug_names[c->bug], cgt_bug_catalogue[c->bug].explore, out);
+			 m->era, cgt_bug_catalogue[c->bug].name, cgt_bug_catalogue[c->bug].explore, out);
 	else
 		snprintf(words, len, "reproduce --kernel %s " KLOG_SEARCH
 			 " --mix fork=35,exec=%d,exit=20,migrate=%d,observe=%d%s --out %s", m->era,
@@ -295,7 +295,7 @@ int cgt_reproduce_klog(const char *path, long runs, long shrink, const char *out
 		}
 		want_of(map, c, &want);
 		snprintf(what, sizeof(what), "%s %s%s, %s%s%s", c->bug >= 0 ? "catalogued bug" :
-			 "kernel", c->bug >= 0 ? cgt_bug_names[c->bug] : map->era,
+			 "kernel", c->bug >= 0 ? cgt_bug_catalogue[c->bug].name : map->era,
 			 c->off_cpu ? " with a holder off the CPU" : "",
 			 want.nwords ? (want.any ? "naming one of: " : "naming: ") : "any kind",
 			 want.nwords ? want.words[0] : "", want.nwords > 1 ? ", ..." : "");

@@ -49,9 +49,10 @@ int cgt_cli_prepare(struct tunable_set *sets, size_t nsets, void (*help)(FILE *f
 	ret = cgt_tunables_run_parse(sets, nsets, help, argc, argv, cfg);
 	if (ret)
 		return ret;
-	/* reader-pref-rwlock is a lock, not a code path: it replaces tasklist_lock's variant */
-	if (cfg->bugs & (1UL << CGT_BUG_READER_PREF_RWLOCK))
-		cfg->tasklist_lock = cgt_lock_find("rwlock-rpref");
+	/* a bug that is a lock, not a code path, replaces tasklist_lock's variant */
+	for (int b = 0; b < CGT_NR_BUGS; b++)
+		if ((cfg->bugs & (1UL << b)) && cgt_bug_catalogue[b].tasklist_lock)
+			cfg->tasklist_lock = cgt_lock_find(cgt_bug_catalogue[b].tasklist_lock);
 	ret = cgt_dir_check_writable(cfg->out);
 	if (ret) {
 		fprintf(stderr, "cgtorture: --out: cannot write in '%s': %s\n", cfg->out,

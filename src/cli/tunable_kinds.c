@@ -361,7 +361,7 @@ static int parse_bug(const struct tunable *t, const char *arg, void *dst)
 	}
 	for (int i = 0; i < CGT_NR_BUGS; i++)
 		snprintf(valid + strlen(valid), sizeof(valid) - strlen(valid), "%s%s",
-			 i ? ", " : "", cgt_bug_names[i]);
+			 i ? ", " : "", cgt_bug_catalogue[i].name);
 	return cgt_usage_error(t->name, "unknown bug '%s'", arg, valid);
 }
 
@@ -373,7 +373,7 @@ static void print_bugs(FILE *f, const struct tunable *t, const void *src)
 	(void)t;
 	for (int b = 0; b < CGT_NR_BUGS; b++)
 		if (bugs & (1UL << b))
-			fprintf(f, "%s%s", n++ ? "," : "", cgt_bug_names[b]);
+			fprintf(f, "%s%s", n++ ? "," : "", cgt_bug_catalogue[b].name);
 	if (!n)
 		fputs("none", f);
 }
@@ -383,7 +383,7 @@ static void spell_bugs(FILE *f, const struct tunable *t, const void *src)
 {
 	for (int b = 0; b < CGT_NR_BUGS; b++)
 		if (*(const unsigned long *)src & (1UL << b))
-			fprintf(f, " --%s %s", t->name, cgt_bug_names[b]);
+			fprintf(f, " --%s %s", t->name, cgt_bug_catalogue[b].name);
 }
 
 static int parse_expect(const struct tunable *t, const char *arg, void *dst)

@@ -402,7 +402,7 @@ static bool is_off_cpu(const char *fn)
 const char *cgt_kmap_candidate_name(const struct cgt_kmap_candidate *c)
 {
 	if (c->bug >= 0)
-		return cgt_bug_names[c->bug];
+		return cgt_bug_catalogue[c->bug].name;
 	return c->off_cpu ? "the era with a holder off the CPU" : "the era as it shipped";
 }
 

@@ -33,7 +33,7 @@ static json_t *config_json(const struct cgt_run_config *cfg)
 		json_object_set_new(mix, cgt_op_names[op], json_integer(cfg->mix[op]));
 	for (int b = 0; b < CGT_NR_BUGS; b++)
 		if (cfg->bugs & (1UL << b))
-			json_array_append_new(bugs, json_string(cgt_bug_names[b]));
+			json_array_append_new(bugs, json_string(cgt_bug_catalogue[b].name));
 	return json_pack("{s:f, s:s, s:i, s:i, s:s, s:s, s:s, s:o, s:i, s:i, s:f, s:f, s:f, s:i,"
 			 " s:o, s:s, s:s, s:i, s:i}",
 			 "duration_s", cfg->duration,

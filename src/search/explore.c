@@ -43,7 +43,7 @@ int cgt_explore(struct cgt_run_config *cfg, long runs, bool keep_going, cgt_rend
 	target_name = target == CGT_STOP_ON_ANY ? "any failure" : cgt_detector_names[target];
 	if (bug >= 0 && strcmp(cgt_bug_catalogue[bug].build, cgt_build_name()))
 		fprintf(stderr, "cgtorture: note: %s is caught in the %s build, this is the %s build\n",
-			cgt_bug_names[bug], cgt_bug_catalogue[bug].build, cgt_build_name());
+			cgt_bug_catalogue[bug].name, cgt_bug_catalogue[bug].build, cgt_build_name());
 	printf("explore: up to %ld schedules of %s, %d decisions each, looking for %s\n", runs,
 	       cfg->sched->name, cfg->steps, target_name);
 	if (cfg->sched->bound)
