@@ -19,19 +19,25 @@
 #define CMP_TASKS	1024	/* tasks spread over them */
 
 const struct cgt_workload cgt_workloads[] = {
-	{ "null", "100% reads of an empty critical section (one shared count read): the "
-	  "primitive's own cost", 1000, 0, 1, 0, 0, 0 },
-	{ "read-mostly", "95% reads (cgroup_task_count over 8 css_sets), 5% writes (a migration)",
-	  950, 8, 1, 0, 0, 0 },
-	{ "balanced", "50% reads over 8 css_sets, 50% writes of one migration",
-	  500, 8, 1, 0, 0, 0 },
-	{ "write-heavy", "10% reads over 8 css_sets, 90% writes of one migration",
-	  100, 8, 1, 0, 0, 0 },
-	{ "migrate-storm",
-	  "walkers over all 64 css_sets against forks and migration storms: of the draws 70% "
-	  "walk, 27% fork (link one task), 3% start 32 back-to-back migrations of a 4-thread "
-	  "group, so most acquisitions write (96d365e0b86e)",
-	  700, CMP_CSETS, 1, 100, 32, 4 },
+	{ .name = "null",
+	  .desc = "100% reads of an empty critical section (one shared count read): the "
+		  "primitive's own cost",
+	  .read_permille = 1000, .read_len = 0, .write_len = 1 },
+	{ .name = "read-mostly",
+	  .desc = "95% reads (cgroup_task_count over 8 css_sets), 5% writes (a migration)",
+	  .read_permille = 950, .read_len = 8, .write_len = 1 },
+	{ .name = "balanced",
+	  .desc = "50% reads over 8 css_sets, 50% writes of one migration",
+	  .read_permille = 500, .read_len = 8, .write_len = 1 },
+	{ .name = "write-heavy",
+	  .desc = "10% reads over 8 css_sets, 90% writes of one migration",
+	  .read_permille = 100, .read_len = 8, .write_len = 1 },
+	{ .name = "migrate-storm",
+	  .desc = "walkers over all 64 css_sets against forks and migration storms: of the "
+		  "draws 70% walk, 27% fork (link one task), 3% start 32 back-to-back "
+		  "migrations of a 4-thread group, so most acquisitions write (96d365e0b86e)",
+	  .read_permille = 700, .read_len = CMP_CSETS, .write_len = 1,
+	  .burst_permille = 100, .burst_len = 32, .burst_tasks = 4 },
 };
 
 const size_t cgt_nr_workloads = ARRAY_SIZE(cgt_workloads);
