@@ -120,21 +120,12 @@ static json_t *stats_json(const struct cgt_stats *s, double elapsed)
 
 	for (int op = 0; op < CGT_NR_OPS; op++)
 		json_object_set_new(ops, cgt_op_names[op], json_integer(s->ops[op]));
-	out = json_pack("{s:o, s:f, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I,"
-			 " s:I, s:I, s:I}",
-			 "ops", ops, "elapsed_s", elapsed, "peak_live_threads", (json_int_t)s->peak,
-			 "fork_threads", (json_int_t)s->fork_thread,
-			 "fork_at_cap", (json_int_t)s->fork_at_cap,
-			 "fork_eagain", (json_int_t)s->fork_eagain,
-			 "fork_eintr", (json_int_t)s->fork_eintr,
-			 "exec_eagain", (json_int_t)s->exec_eagain, "killed", (json_int_t)s->killed,
-			 "migrate_esrch", (json_int_t)s->migrate_esrch, "walks", (json_int_t)s->walks,
-			 "walk_steps", (json_int_t)s->walk_steps,
-			 "livelocked_walks", (json_int_t)s->livelocks,
-			 "task_iters", (json_int_t)s->iters, "readdirs", (json_int_t)s->readdirs,
-			 "readdir_missed", (json_int_t)s->readdir_missed,
-			 "pgrp_walks", (json_int_t)s->pgrp_walks, "checks", (json_int_t)s->checks,
-			 "checks_skipped", (json_int_t)s->checks_skipped);
+	out = json_pack("{s:o, s:f}", "ops", ops, "elapsed_s", elapsed);
+#define X(field, key, what)							\
+	if (out && (key))							\
+		json_object_set_new(out, (key) ? (key) : "", json_integer(s->field));
+	CGT_STATS(X)
+#undef X
 	/* a free run's ramp (run.c): its target, and when it got there (null: it did not) */
 	if (out && s->ramp_target) {
 		json_object_set_new(out, "ramp_target", json_integer(s->ramp_target));

@@ -11,30 +11,44 @@
 #include "ops.h"
 #include "swarm.h"
 
-/* Counters a run keeps; relaxed atomics, summed as they go. */
+/*
+ * Counters a run keeps, beside the operations done: the field, its key in report.json's
+ * stats (NULL: not there), and what it counts. One list makes the struct and the JSON (in
+ * this order); the summary tells them in sentences (report/output.c).
+ */
+#define CGT_STATS(X)								\
+	X(peak,			"peak_live_threads", "most live model threads at once")	\
+	X(fork_thread,		"fork_threads",	"of the forks, CLONE_THREAD")	\
+	X(fork_at_cap,		"fork_at_cap",	"refused: --threads live already") \
+	X(fork_eagain,		"fork_eagain",	"pthread_create failed: a failed fork") \
+	X(fork_eintr,		"fork_eintr",	"parent killed mid-fork (an exec)") \
+	X(exec_eagain,		"exec_eagain",	"lost the race to another exec") \
+	X(killed,		"killed",	"threads that exited on SIGKILL (an exec)") \
+	X(migrate_esrch,	"migrate_esrch", "target gone")			\
+	X(walks,		"walks",	"thread-group walks")		\
+	X(walk_steps,		"walk_steps",	"threads the walks visited")	\
+	X(livelocks,		"livelocked_walks", "walks cut short past the walk limit") \
+	X(iters,		"task_iters",	"css_task_iter runs")		\
+	X(readdirs,		"readdirs",	"proc_task_readdir runs")	\
+	X(readdir_missed,	"readdir_missed", "threads alive through a listing that it missed") \
+	X(pgrp_walks,		"pgrp_walks",	"do_each_pid_task over a process group") \
+	X(checks,		"checks",	"invariant checks made while running") \
+	X(checks_skipped,	"checks_skipped", "the model did not come to rest within --stall") \
+	X(iter_tasks,		NULL,		"the tasks the css_task_iter runs met") \
+	X(counts,		NULL,		"cgroup_task_count runs")	\
+	X(shows,		NULL,		"proc_cgroup_show runs")	\
+	X(readdir_tasks,	NULL,		"the threads the listings listed") \
+	X(live,			NULL,		"live model threads (pthreads) now") \
+	X(ramp_target,		NULL,		"the population a free run's start grows to...") \
+	X(ramp_ms,		NULL,		"...reached this far into the run; -1 not (yet)") \
+	X(actors,		NULL,		"actor pthreads not yet finished")
+
+/* relaxed atomics, summed as they go */
 struct cgt_stats {
 	long ops[CGT_NR_OPS];		/* operations completed */
-	long fork_thread;		/* of the forks, CLONE_THREAD */
-	long fork_at_cap;		/* refused: --threads live already */
-	long fork_eagain;		/* pthread_create failed: a failed fork */
-	long fork_eintr;		/* parent killed mid-fork (an exec) */
-	long exec_eagain;		/* lost the race to another exec */
-	long migrate_esrch;		/* target gone */
-	long walks, walk_steps;		/* thread-group walks and threads visited */
-	long livelocks;			/* walks cut short past the walk limit */
-	long iters, iter_tasks;		/* css_task_iter runs and the tasks they met */
-	long counts, shows;		/* cgroup_task_count, proc_cgroup_show */
-	long killed;			/* threads that exited on SIGKILL (an exec) */
-	long readdirs, readdir_tasks;	/* proc_task_readdir runs and the threads they listed */
-	long readdir_missed;		/* threads alive through a listing that it missed */
-	long pgrp_walks;		/* do_each_pid_task over a process group */
-	long checks;			/* invariant checks made while running */
-	long checks_skipped;		/* the model did not come to rest within --stall */
-	long live;			/* live model threads (pthreads) now */
-	long peak;			/* most at once */
-	long ramp_target;		/* the population a free run's start grows to... */
-	long ramp_ms;			/* ...reached this far into the run; -1 not (yet) */
-	long actors;			/* actor pthreads not yet finished */
+#define X(field, key, what) long field;
+	CGT_STATS(X)
+#undef X
 };
 
 #define stat_inc(run, field)	__atomic_fetch_add(&(run)->stats.field, 1, __ATOMIC_RELAXED)
