@@ -60,10 +60,12 @@ static json_t *swarm_json(const struct cgt_run_config *cfg)
 			json_array_append_new(dims, json_string(cgt_swarm_dim_names[d]));
 	for (int k = total - CGT_PHASE_LOG; k < total; k++) {
 		const struct cgt_phase *p = cgt_phase_get(k);
-		json_t *mix = json_object(), *reads = json_object();
+		json_t *mix, *reads;
 
 		if (!p)
 			continue;
+		mix = json_object();
+		reads = json_object();
 		for (int op = 0; op < CGT_NR_OPS; op++)
 			json_object_set_new(mix, cgt_op_names[op], json_integer(p->mix[op]));
 		for (int r = 0; r < CGT_NR_READS; r++)
