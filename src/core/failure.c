@@ -57,6 +57,17 @@ static const char *known_as(enum cgt_detector det, const char *subject)
 	return NULL;
 }
 
+bool cgt_failure_about(enum cgt_detector det, const char *subject)
+{
+	bool seen = false;
+
+	pthread_mutex_lock(&failure_lock);
+	for (int i = 0; i < nfailures && !seen; i++)
+		seen = failures[i].detector == det && !strcmp(failures[i].subject, subject);
+	pthread_mutex_unlock(&failure_lock);
+	return seen;
+}
+
 bool cgt_failure_is_known(enum cgt_detector det, const char *subject)
 {
 	bool known;

@@ -68,6 +68,8 @@ void cgt_fail_on(enum cgt_detector det, int thread_id, const char *subject, cons
  */
 void cgt_failure_know(enum cgt_detector det, const char *subject, const char *as);
 bool cgt_failure_is_known(enum cgt_detector det, const char *subject);
+/* Whether a failure of @det about @subject is among those kept (the first CGT_MAX_FAILURES). */
+bool cgt_failure_about(enum cgt_detector det, const char *subject);
 /* Counts per detector, and the first failures kept in full; caller frees nothing. */
 long cgt_failure_count(enum cgt_detector det);
 long cgt_failures_total(void);

@@ -10,13 +10,16 @@
 
 static struct pressable {
 	struct cgt_lock *lock;
+	enum cgt_read kinds[CGT_NR_READS];	/* its readers */
+	int nkinds;
 	long passed_seen;		/* the class's passed_over at the last look */
 	int presses;
 } pressable[CGT_NR_READS];
 static int npressable;
 
 static struct cgt_press_config conf;
-static struct cgt_lock *pressing;	/* read by every walker: relaxed */
+/* read by every walker; released after its kinds were filled, so an acquire sees them */
+static struct pressable *pressing;
 static double until_s, pressed_s;
 /* written by the driver; read by it at the end, or by the deadline's abort at any time */
 static pthread_mutex_t log_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -30,10 +33,13 @@ static void find_pressable(void)
 		struct cgt_lock *l = cgt_read_locks[k];
 		int i = 0;
 
+		if (!l)
+			continue;
 		while (i < npressable && pressable[i].lock != l)
 			i++;
-		if (l && i == npressable)
+		if (i == npressable)
 			pressable[npressable++].lock = l;
+		pressable[i].kinds[pressable[i].nkinds++] = (enum cgt_read)k;
 	}
 }
 
@@ -52,23 +58,17 @@ void cgt_press_reset(const struct cgt_press_config *cfg)
 /* A starvation report (known or not) names @l: pressing it again shows nothing new. */
 static bool starved(const struct cgt_lock *l)
 {
-	struct cgt_failure f[CGT_MAX_FAILURES];
-	int n = cgt_failures_get(f, CGT_MAX_FAILURES);
-
-	for (int i = 0; i < n; i++)
-		if (f[i].detector == CGT_DET_STARVATION && !strcmp(f[i].subject, l->name))
-			return true;
-	return false;
+	return cgt_failure_about(CGT_DET_STARVATION, l->name);
 }
 
 void cgt_press_stop(double now_s)
 {
-	struct cgt_lock *l = READ_ONCE(pressing);
+	struct pressable *p = READ_ONCE(pressing);
 	bool shown;
 
-	if (!l)
+	if (!p)
 		return;
-	shown = starved(l);
+	shown = starved(p->lock);
 	WRITE_ONCE(pressing, NULL);
 	pthread_mutex_lock(&log_lock);
 	log_[nlog - 1].length_s = now_s - log_[nlog - 1].start_s;
@@ -87,12 +87,12 @@ static bool pressable_now(const struct pressable *p)
 
 void cgt_press_refresh(double now_s)
 {
-	struct cgt_lock *l = READ_ONCE(pressing);
+	struct pressable *now = READ_ONCE(pressing);
 	double length = CGT_PRESS_STARVES * conf.starve;
 
 	if (!npressable)
 		find_pressable();
-	if (l && (now_s >= until_s || starved(l)))
+	if (now && (now_s >= until_s || starved(now->lock)))
 		cgt_press_stop(now_s);
 	for (int i = 0; i < npressable; i++) {
 		struct pressable *p = &pressable[i];
@@ -109,30 +109,25 @@ void cgt_press_refresh(double now_s)
 		log_[nlog++] = (struct cgt_press){ .lock = p->lock->name, .start_s = now_s };
 		pthread_mutex_unlock(&log_lock);
 		until_s = now_s + length;
-		WRITE_ONCE(pressing, p->lock);
+		__atomic_store_n(&pressing, p, __ATOMIC_RELEASE);
 	}
 }
 
 bool cgt_press_read(struct cgt_run *run, struct prng *rng, struct cgt_watch *watch)
 {
-	struct cgt_lock *l = READ_ONCE(pressing);
-	enum cgt_read kinds[CGT_NR_READS];
-	int n = 0;
+	const struct pressable *p = __atomic_load_n(&pressing, __ATOMIC_ACQUIRE);
 
-	if (!l)
+	if (!p)
 		return false;
-	for (int k = 0; k < CGT_NR_READS; k++)
-		if (cgt_read_locks[k] == l)
-			kinds[n++] = (enum cgt_read)k;
-	cgt_read(run, kinds[prng_below(rng, (uint32_t)n)], rng, watch);
+	cgt_read(run, p->kinds[prng_below(rng, (uint32_t)p->nkinds)], rng, watch);
 	return true;
 }
 
 const char *cgt_press_now(void)
 {
-	struct cgt_lock *l = READ_ONCE(pressing);
+	const struct pressable *p = __atomic_load_n(&pressing, __ATOMIC_ACQUIRE);
 
-	return l ? l->name : NULL;
+	return p ? p->lock->name : NULL;
 }
 
 int cgt_presses(struct cgt_press *out, int max)
