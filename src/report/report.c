@@ -8,6 +8,7 @@
  */
 #include <errno.h>
 #include <jansson.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -122,12 +123,17 @@ static json_t *stats_json(const struct cgt_stats *s, double elapsed)
 
 	for (int op = 0; op < CGT_NR_OPS; op++)
 		json_object_set_new(ops, cgt_op_names[op], json_integer(s->ops[op]));
-	out = json_pack("{s:o, s:f}", "ops", ops, "elapsed_s", elapsed);
-#define X(field, key, what)							\
-	if (out && (key))							\
-		json_object_set_new(out, (key) ? (key) : "", json_integer(s->field));
-	CGT_STATS(X)
+	static const struct { const char *key; size_t off; } keyed[] = {
+#define X(field, key, what) { key, offsetof(struct cgt_stats, field) },
+		CGT_STATS(X)
 #undef X
+	};
+
+	out = json_pack("{s:o, s:f}", "ops", ops, "elapsed_s", elapsed);
+	for (size_t i = 0; out && i < ARRAY_SIZE(keyed); i++)
+		if (keyed[i].key)
+			json_object_set_new(out, keyed[i].key,
+					    json_integer(*(const long *)((const char *)s + keyed[i].off)));
 	/* a free run's ramp (run.c): its target, and when it got there (null: it did not) */
 	if (out && s->ramp_target) {
 		json_object_set_new(out, "ramp_target", json_integer(s->ramp_target));
