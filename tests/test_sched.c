@@ -5,7 +5,9 @@
  * new readers behind a waiting writer while a reader-preferring rwlock lets them pass, a
  * queued rwlock serves in arrival order, synchronize_rcu() returns only after the readers
  * that were in before it left, call_rcu() callbacks run after them, a lock-order deadlock is
- * seen as no thread being able to run, and a schedule followed again makes the same choices.
+ * seen as no thread being able to run, and a schedule followed again makes the same choices;
+ * with the variants' own code stepped through (--locks code), the correct ones stay exclusive
+ * and a ticket taken with a load and a store lets two in.
  */
 #include <criterion/criterion.h>
 #include <criterion/parameterized.h>
@@ -17,6 +19,7 @@
 #include "../src/core/thread.h"
 #include "../src/run/points.h"
 #include "../src/locks/lock.h"
+#include "../src/locks/spin.h"
 #include "../src/sched/sched.h"
 
 #define MAX_SCRIPTS	4
@@ -36,6 +39,7 @@ static int flags[8];			/* set() and wait() between scripts */
 static int log_[MAX_LOG], nlog;		/* what happened, in order */
 static struct cgt_lock L, M;
 static int park;
+static bool lock_code;			/* boot()'s runs step through the variants' code */
 
 static void note(int what)
 {
@@ -73,7 +77,7 @@ static void boot(const struct cgt_sched_ops *ops, uint64_t seed, const struct cg
 {
 	struct cgt_sched_config cfg = {
 		.ops = ops, .seed = seed, .depth = 2, .steps = 1000, .follow = follow,
-		.park = &park,
+		.park = &park, .lock_code = lock_code,
 	};
 
 	memset(flags, 0, sizeof(flags));
@@ -339,4 +343,147 @@ Test(sched, schedule_text_round_trips)
 	free(text);
 	cgt_schedule_free(&s);
 	cgt_schedule_free(&back);
+}
+
+/* Writers count who is inside: more than one at once is a lock that failed. */
+static int inside, most_inside;
+
+static void holder(int me)
+{
+	for (int i = 0; i < 2; i++) {
+		cgt_write_lock(&L);
+		if (++inside > most_inside)
+			most_inside = inside;
+		note(10 * me + 2);
+		cgt_point(CGT_PT_LOOP, NULL);
+		inside--;
+		cgt_write_unlock(&L);
+		cgt_read_lock(&L);
+		note(10 * me + 1);
+		cgt_read_unlock(&L);
+	}
+}
+
+/* Three holders on @ops, seed @seed: the decisions it took. */
+static long run_holders(const struct cgt_lock_ops *ops, uint64_t seed, bool code)
+{
+	long steps;
+
+	lock_code = code;
+	inside = most_inside = 0;
+	boot(cgt_sched_find("random"), seed, NULL);
+	lock_code = false;
+	cgt_lock_init(&L, ops, "stepped");
+	for (int i = 0; i < 3; i++)
+		spawn(holder);
+	cr_assert_eq(run_all(), CGT_IDLE_DONE, "%s, seed %llu: the holders did not finish",
+		     ops->name, (unsigned long long)seed);
+	cr_assert_eq(nlog, 12);
+	steps = cgt_sched_steps();
+	cgt_sched_finish();
+	cgt_lock_destroy(&L);
+	return steps;
+}
+
+/* Each variant that can be stepped through: exclusive, done, and stepped (more decisions). */
+Test(sched, stepped_variants_stay_exclusive, .timeout = 60)
+{
+	int stepped = 0;
+
+	for (size_t v = 0; v < cgt_nr_lock_variants; v++) {
+		const struct cgt_lock_ops *ops = cgt_lock_variants[v];
+
+		if (!ops->steps)
+			continue;
+		stepped++;
+		for (uint64_t seed = 1; seed <= 20; seed++) {
+			long model = run_holders(ops, seed, false), code = run_holders(ops, seed, true);
+
+			cr_assert_eq(most_inside, 1, "%s, seed %llu: %d writers in at once", ops->name,
+				     (unsigned long long)seed, most_inside);
+			cr_assert_gt(code, model, "%s, seed %llu: %ld decisions stepped, %ld not",
+				     ops->name, (unsigned long long)seed, code, model);
+		}
+	}
+	cr_assert_geq(stepped, 3, "the spinning variants can be stepped through");
+}
+
+/* A ticket lock whose take is a load and a store: two can draw one ticket (tests/mutants/13). */
+struct split_ticket {
+	uint32_t next, owner;
+};
+
+static void split_init(struct cgt_lock *lock)
+{
+	*cgt_lock_priv(lock, struct split_ticket) = (struct split_ticket){ 0, 0 };
+}
+
+static void split_lock(struct cgt_lock *lock)
+{
+	struct split_ticket *t = cgt_lock_priv(lock, struct split_ticket);
+	uint32_t me = lk_load(&t->next, __ATOMIC_SEQ_CST);
+	unsigned int spins = 0;
+
+	lk_store(&t->next, me + 1, __ATOMIC_SEQ_CST);
+	while (lk_load(&t->owner, __ATOMIC_ACQUIRE) != me)
+		spin_wait(&spins);
+}
+
+static void split_unlock(struct cgt_lock *lock)
+{
+	struct split_ticket *t = cgt_lock_priv(lock, struct split_ticket);
+
+	lk_store(&t->owner, lk_load(&t->owner, __ATOMIC_RELAXED) + 1, __ATOMIC_RELEASE);
+}
+
+static const struct cgt_lock_ops split_ticket_ops = {
+	.name = "split-ticket", .steps = true, .policy = CGT_POLICY_FIFO,
+	.init = split_init, .read_lock = split_lock, .read_unlock = split_unlock,
+	.write_lock = split_lock, .write_unlock = split_unlock,
+};
+
+/* Each of two takes it once: a ticket skipped past strands nobody. */
+static void one_take(int me)
+{
+	cgt_write_lock(&L);
+	if (++inside > most_inside)
+		most_inside = inside;
+	note(me);
+	cgt_point(CGT_PT_LOOP, NULL);
+	inside--;
+	cgt_write_unlock(&L);
+}
+
+/*
+ * The first of 40 seeds whose run let two in at once or stranded a taker behind a ticket
+ * skipped past (no thread can run), or 0. The stranded thread stays blocked: the search
+ * stops there, so that no later run reuses its place.
+ */
+static uint64_t split_first_broken(bool code)
+{
+	for (uint64_t seed = 1; seed <= 40; seed++) {
+		enum cgt_sched_idle why;
+
+		lock_code = code;
+		inside = most_inside = 0;
+		boot(cgt_sched_find("random"), seed, NULL);
+		lock_code = false;
+		cgt_lock_init(&L, &split_ticket_ops, "split");
+		spawn(one_take);
+		spawn(one_take);
+		why = run_all();
+		if (why != CGT_IDLE_DONE || most_inside > 1)
+			return seed;
+		cgt_sched_finish();
+	}
+	return 0;
+}
+
+/* Stepping through the code finds the window; the scheduler's model lock cannot have it. */
+Test(sched, stepping_finds_a_ticket_drawn_twice, .timeout = 60)
+{
+	uint64_t seed = split_first_broken(false);
+
+	cr_assert_eq(seed, 0, "the model lock let two in, seed %llu", (unsigned long long)seed);
+	cr_assert_gt(split_first_broken(true), 0, "no seed of 40 found the split take");
 }

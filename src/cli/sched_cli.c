@@ -90,6 +90,14 @@ int cgt_cli_report_config(const char *path, struct cgt_report_in *r, struct cgt_
 	}
 	run = cgt_tunables_run_set(cfg);
 	ret = cgt_cli_prepare(&run, 1, cgt_tunables_help, argc - 1, argv + 1, cfg);
+	/*
+	 * The locks the schedule was made with (a report from before --locks kept the model's),
+	 * rendered while the command's words, which the configuration points into, are here.
+	 */
+	if (!ret && r->controlled && cfg->lock_mode == CGT_LOCKS_BOTH) {
+		cfg->lock_mode = r->lock_code ? CGT_LOCKS_CODE : CGT_LOCKS_MODEL;
+		cgt_cli_render(cfg);
+	}
 	cgt_argv_free(argc, argv);
 	if (ret)
 		return ret < 0 ? CGT_EXIT_USAGE : ret;

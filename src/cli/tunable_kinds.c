@@ -408,6 +408,27 @@ static void print_expect(FILE *f, const struct tunable *t, const void *src)
 	      e == CGT_EXPECT_KNOWN ? "known" : "nothing", f);
 }
 
+static const char *const lock_modes[] = {
+	[CGT_LOCKS_BOTH] = "both", [CGT_LOCKS_MODEL] = "model", [CGT_LOCKS_CODE] = "code",
+};
+
+static int parse_lock_mode(const struct tunable *t, const char *arg, void *dst)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(lock_modes); i++)
+		if (!strcmp(arg, lock_modes[i])) {
+			*(int *)dst = (int)i;
+			return 0;
+		}
+	return cgt_usage_error(t->name, "'%s' is no way to take the locks", arg,
+			       "model, code, both");
+}
+
+static void print_lock_mode(FILE *f, const struct tunable *t, const void *src)
+{
+	(void)t;
+	fputs(lock_modes[*(const int *)src], f);
+}
+
 /* Nothing expected has no option that says so. */
 static void spell_expect(FILE *f, const struct tunable *t, const void *src)
 {
@@ -614,6 +635,7 @@ const struct tunable_kind_ops cgt_tunable_kinds[T_NR_KINDS] = {
 			    .flag = true },
 	[T_BUG]		= { .parse = parse_bug, .print = print_bugs, .spell = spell_bugs },
 	[T_EXPECT]	= { .parse = parse_expect, .print = print_expect, .spell = spell_expect },
+	[T_LOCK_MODE]	= { .parse = parse_lock_mode, .print = print_lock_mode },
 	[T_PATH]	= { .parse = parse_path, .print = print_string },
 	[T_STRING]	= { .parse = parse_string, .print = print_string },
 	[T_STOP]	= { .parse = parse_stop, .print = print_stop },

@@ -81,6 +81,11 @@ static const struct tunable tunables[] = {
 	  CFG(depth), 1, 16 },
 	{ "steps", T_INT, "20000", "N", "a controlled run's length, in scheduling decisions",
 	  CFG(steps), 1, 10000000 },
+	{ "locks", T_LOCK_MODE, "both", "model|code|both",
+	  "a controlled run's locks: kept by the scheduler by each variant's policy (model), "
+	  "or each variant's own code with a decision at each atomic operation (code; glibc's "
+	  "rwsem and mutex stay model locks), or by the seed: odd code, even model (both; "
+	  "model with --bug)", CFG(lock_mode), 0, 0 },
 	{ "check-determinism", T_FLAG, NULL, NULL,
 	  "a controlled run, twice: the two schedules must be the same", CFG(check_determinism),
 	  0, 0 },

@@ -20,7 +20,7 @@
  * T_COUNT: a long, its range in the message. T_STRING: any word, kept as given.
  */
 enum tunable_kind { T_SECONDS, T_BOUND, T_SEED, T_INT, T_PID_MAX, T_COUNT, T_ITER, T_LOCK, T_ERA, T_MIX, T_FLAG,
-		    T_BUG, T_EXPECT, T_PATH, T_STRING, T_STOP, T_SCHED, T_SWARM,
+		    T_BUG, T_EXPECT, T_PATH, T_STRING, T_STOP, T_SCHED, T_SWARM, T_LOCK_MODE,
 		    /* comma lists (compare.h): lock variants or "all", numbers, workloads or "all" */
 		    T_LOCKS, T_INTS, T_WORKLOADS,
 		    T_NR_KINDS };

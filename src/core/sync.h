@@ -11,6 +11,7 @@
 #define CGT_SYNC_H
 
 #include <pthread.h>
+#include <stdint.h>
 
 #include "../base/compiler.h"
 
@@ -34,6 +35,17 @@ struct cgt_sync_ops {
 	void (*lock_init)(struct cgt_lock *lock);
 	void (*lock_acquire)(struct cgt_lock *lock, int side);
 	void (*lock_release)(struct cgt_lock *lock, int side);
+	/*
+	 * Inside a variant whose own code runs under the scheduler (--locks code): a decision
+	 * before each atomic operation on its words, the spinners woken after each write, a
+	 * spinner's wait for one, futex(2)'s wait and wake (locks/step.h). NULL while the
+	 * scheduler keeps every lock itself.
+	 */
+	void (*lock_step)(void);
+	void (*lock_wrote)(void);
+	void (*lock_spin)(void);
+	void (*futex_wait)(uint32_t *addr, uint32_t val);
+	void (*futex_wake)(uint32_t *addr);
 };
 
 extern const struct cgt_sync_ops *cgt_sync_ops;

@@ -339,6 +339,13 @@ void cgt_lock_acquire(struct cgt_lock *lock, int side)
 		rebased_lock = NULL;
 	}
 	/*
+	 * Under the scheduler a variant's own writer queues only where its code says so: reads
+	 * that got in before (the queued rwlock's fast path, until _QW_WAITING is set) passed
+	 * nobody. A controlled run judges starvation by reads passed, so it counts from there.
+	 */
+	if (side == CGT_WRITE && sync && sync->lock_step && queued_lock == lock)
+		reads0 = queued_mark;
+	/*
 	 * Mutual exclusion, checked at the cost of one exchange per write: a writer finds no
 	 * other writer in, a reader finds none (readers beside writers under RCU are the point
 	 * of an rcu_readers variant). Which detector reports it is the caller's choice. Relaxed,
@@ -360,7 +367,8 @@ void cgt_lock_acquire(struct cgt_lock *lock, int side)
 		/* a reader of an exclusive variant holds it alone: it counts without a lock prefix */
 		if (!lock->ops->shared)
 			cgt_count_bump(&lock->exclusive_reads);
-		if (counted && !sync && passed_queued_writer(lock, reads0)) {
+		/* only a variant's own code says when its writer queued */
+		if (counted && (!sync || sync->lock_step) && passed_queued_writer(lock, reads0)) {
 			op.passed_queued = __atomic_add_fetch(&lock->passed_queued, 1,
 							      __ATOMIC_RELAXED);
 			stat_max(&c->worst_queued_passed, (uint64_t)op.passed_queued);

@@ -33,6 +33,11 @@ struct cgt_lock_ops {
 	const char *desc;	/* how waiters wait and what fairness they get */
 	bool sleeps;		/* waiters sleep in the kernel (futex) rather than spin */
 	bool shared;		/* readers share the lock */
+	/*
+	 * Every shared access and wait of its code goes through step.h, so a controlled run
+	 * can run that code (--locks code); the scheduler keeps the others itself.
+	 */
+	bool steps;
 	const char *bug;	/* a deliberately unfair variant: the catalogued bug it is */
 	/*
 	 * Readers run beside writers (under RCU) instead of being kept out: the model's plain

@@ -39,20 +39,20 @@ static void rwlock_read_lock(struct cgt_lock *lock)
 	struct qrwlock *q = cgt_lock_priv(lock, struct qrwlock);
 	unsigned int spins = 0;
 
-	if (!(__atomic_add_fetch(&q->cnts, QR_BIAS, __ATOMIC_ACQUIRE) & QW_WMASK))
+	if (!(lk_add_fetch(&q->cnts, QR_BIAS, __ATOMIC_ACQUIRE) & QW_WMASK))
 		return;
-	__atomic_fetch_sub(&q->cnts, QR_BIAS, __ATOMIC_RELAXED);
+	lk_fetch_sub(&q->cnts, QR_BIAS, __ATOMIC_RELAXED);
 	ticket_lock(&q->wait_lock);
-	__atomic_fetch_add(&q->cnts, QR_BIAS, __ATOMIC_RELAXED);
+	lk_fetch_add(&q->cnts, QR_BIAS, __ATOMIC_RELAXED);
 	/* at the head of the queue: only a writer that holds the lock keeps us out */
-	while (__atomic_load_n(&q->cnts, __ATOMIC_ACQUIRE) & QW_LOCKED)
+	while (lk_load(&q->cnts, __ATOMIC_ACQUIRE) & QW_LOCKED)
 		spin_wait(&spins);
 	ticket_unlock(&q->wait_lock);
 }
 
 static void rwlock_read_unlock(struct cgt_lock *lock)
 {
-	__atomic_fetch_sub(&cgt_lock_priv(lock, struct qrwlock)->cnts, QR_BIAS, __ATOMIC_RELEASE);
+	lk_fetch_sub(&cgt_lock_priv(lock, struct qrwlock)->cnts, QR_BIAS, __ATOMIC_RELEASE);
 }
 
 /* queued_write_lock / queued_write_lock_slowpath */
@@ -62,16 +62,14 @@ static void rwlock_write_lock(struct cgt_lock *lock)
 	unsigned int spins = 0;
 	uint32_t c = 0;
 
-	if (__atomic_compare_exchange_n(&q->cnts, &c, QW_LOCKED, false, __ATOMIC_ACQUIRE,
-					__ATOMIC_RELAXED))
+	if (lk_cmpxchg(&q->cnts, &c, QW_LOCKED, false, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
 		return;
 	ticket_lock(&q->wait_lock);
-	__atomic_fetch_or(&q->cnts, QW_WAITING, __ATOMIC_RELAXED);
+	lk_fetch_or(&q->cnts, QW_WAITING, __ATOMIC_RELAXED);
 	cgt_lock_writer_queued(lock);
 	for (;;) {
 		c = QW_WAITING;
-		if (__atomic_compare_exchange_n(&q->cnts, &c, QW_LOCKED, true, __ATOMIC_ACQUIRE,
-						__ATOMIC_RELAXED))
+		if (lk_cmpxchg(&q->cnts, &c, QW_LOCKED, true, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
 			break;
 		spin_wait(&spins);
 	}
@@ -80,7 +78,7 @@ static void rwlock_write_lock(struct cgt_lock *lock)
 
 static void rwlock_write_unlock(struct cgt_lock *lock)
 {
-	__atomic_fetch_and(&cgt_lock_priv(lock, struct qrwlock)->cnts, ~QW_LOCKED, __ATOMIC_RELEASE);
+	lk_fetch_and(&cgt_lock_priv(lock, struct qrwlock)->cnts, ~QW_LOCKED, __ATOMIC_RELEASE);
 }
 
 CGT_LOCK_LOOPS(rwlock, rwlock_read_lock, rwlock_read_unlock, rwlock_write_lock,
@@ -91,6 +89,7 @@ const struct cgt_lock_ops rwlock_lock_ops = {
 	.desc		= "spinning reader/writer (queued rwlock_t), FIFO once contended",
 	.sleeps		= false,
 	.shared		= true,
+	.steps		= true,
 	.policy		= CGT_POLICY_FIFO,
 	.init		= rwlock_init,
 	.read_lock	= rwlock_read_lock,

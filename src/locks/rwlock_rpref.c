@@ -30,17 +30,16 @@ static void rpref_read_lock(struct cgt_lock *lock)
 	unsigned int spins = 0;
 
 	/* announce ourselves first: a waiting writer cannot get in while we are counted */
-	while (__atomic_add_fetch(&rw->cnts, RP_READER, __ATOMIC_ACQUIRE) & RP_WRITER) {
-		__atomic_fetch_sub(&rw->cnts, RP_READER, __ATOMIC_RELAXED);
-		while (__atomic_load_n(&rw->cnts, __ATOMIC_RELAXED) & RP_WRITER)
+	while (lk_add_fetch(&rw->cnts, RP_READER, __ATOMIC_ACQUIRE) & RP_WRITER) {
+		lk_fetch_sub(&rw->cnts, RP_READER, __ATOMIC_RELAXED);
+		while (lk_load(&rw->cnts, __ATOMIC_RELAXED) & RP_WRITER)
 			spin_wait(&spins);
 	}
 }
 
 static void rpref_read_unlock(struct cgt_lock *lock)
 {
-	__atomic_fetch_sub(&cgt_lock_priv(lock, struct rwlock_rpref)->cnts, RP_READER,
-			   __ATOMIC_RELEASE);
+	lk_fetch_sub(&cgt_lock_priv(lock, struct rwlock_rpref)->cnts, RP_READER, __ATOMIC_RELEASE);
 }
 
 static void rpref_write_lock(struct cgt_lock *lock)
@@ -51,8 +50,7 @@ static void rpref_write_lock(struct cgt_lock *lock)
 
 	for (;;) {
 		c = 0;
-		if (__atomic_compare_exchange_n(&rw->cnts, &c, RP_WRITER, true, __ATOMIC_ACQUIRE,
-						__ATOMIC_RELAXED))
+		if (lk_cmpxchg(&rw->cnts, &c, RP_WRITER, true, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
 			return;
 		if (!spins)
 			cgt_lock_writer_queued(lock);	/* waiting: readers go on past */
@@ -62,8 +60,7 @@ static void rpref_write_lock(struct cgt_lock *lock)
 
 static void rpref_write_unlock(struct cgt_lock *lock)
 {
-	__atomic_fetch_and(&cgt_lock_priv(lock, struct rwlock_rpref)->cnts, ~RP_WRITER,
-			   __ATOMIC_RELEASE);
+	lk_fetch_and(&cgt_lock_priv(lock, struct rwlock_rpref)->cnts, ~RP_WRITER, __ATOMIC_RELEASE);
 }
 
 CGT_LOCK_LOOPS(rpref, rpref_read_lock, rpref_read_unlock, rpref_write_lock, rpref_write_unlock);
@@ -73,6 +70,7 @@ const struct cgt_lock_ops rwlock_rpref_lock_ops = {
 	.desc		= "spinning reader/writer, reader-preferring: readers can starve writers",
 	.sleeps		= false,
 	.shared		= true,
+	.steps		= true,
 	.policy		= CGT_POLICY_READER_FIRST,
 	.bug		= "reader-pref-rwlock",
 	.init		= rpref_init,

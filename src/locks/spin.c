@@ -20,7 +20,6 @@
 #include <stdint.h>
 
 #include "spin.h"
-#include "../base/futex.h"
 
 #define CGT_TICKET_SPINNERS	4
 #define CGT_TICKET_SPINS	1024
@@ -45,27 +44,28 @@ void ticket_lock_slow(struct ticket_lock *t, uint32_t me)
 	unsigned int spins = 0;
 
 	for (;;) {
-		owner = __atomic_load_n(&t->owner, __ATOMIC_SEQ_CST);
+		owner = lk_load(&t->owner, __ATOMIC_SEQ_CST);
 		if (owner == me)
 			return;
 		if (me - owner <= CGT_TICKET_SPINNERS && spins < CGT_TICKET_SPINS) {
-			cpu_relax();
+			if (!lk_spin())
+				cpu_relax();
 			spins++;
 			continue;
 		}
-		seen = __atomic_load_n(turn(t, me), __ATOMIC_SEQ_CST);
-		__atomic_fetch_add(&t->sleepers, 1, __ATOMIC_SEQ_CST);
-		owner = __atomic_load_n(&t->owner, __ATOMIC_SEQ_CST);
+		seen = lk_load(turn(t, me), __ATOMIC_SEQ_CST);
+		lk_fetch_add(&t->sleepers, 1, __ATOMIC_SEQ_CST);
+		owner = lk_load(&t->owner, __ATOMIC_SEQ_CST);
 		if (owner != me && (me - owner > CGT_TICKET_SPINNERS || spins >= CGT_TICKET_SPINS))
-			futex_wait(turn(t, me), seen, NULL);
-		__atomic_fetch_sub(&t->sleepers, 1, __ATOMIC_RELAXED);
+			lk_futex_wait(turn(t, me), seen);
+		lk_fetch_sub(&t->sleepers, 1, __ATOMIC_RELAXED);
 	}
 }
 
 static void ticket_wake(struct ticket_lock *t, uint32_t ticket)
 {
-	__atomic_fetch_add(turn(t, ticket), 1, __ATOMIC_SEQ_CST);
-	futex_wake(turn(t, ticket), INT32_MAX);
+	lk_fetch_add(turn(t, ticket), 1, __ATOMIC_SEQ_CST);
+	lk_futex_wake(turn(t, ticket), INT32_MAX);
 }
 
 void ticket_wake_sleepers(struct ticket_lock *t, uint32_t owner)

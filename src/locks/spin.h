@@ -12,14 +12,18 @@
 #include <sched.h>
 #include <stdint.h>
 
+#include "step.h"
 #include "../base/compiler.h"
 
 #define CGT_SPINS_BEFORE_YIELD	128
 
 static inline void spin_wait(unsigned int *spins)
 {
+	++*spins;
+	if (lk_spin())
+		return;
 	cpu_relax();
-	if (++*spins % CGT_SPINS_BEFORE_YIELD == 0)
+	if (*spins % CGT_SPINS_BEFORE_YIELD == 0)
 		sched_yield();
 }
 
@@ -46,9 +50,9 @@ void ticket_wake_sleepers(struct ticket_lock *t, uint32_t owner);
  */
 static inline void ticket_lock(struct ticket_lock *t)
 {
-	uint32_t me = __atomic_fetch_add(&t->next, 1, __ATOMIC_SEQ_CST);
+	uint32_t me = lk_fetch_add(&t->next, 1, __ATOMIC_SEQ_CST);
 
-	if (likely(__atomic_load_n(&t->owner, __ATOMIC_SEQ_CST) == me))
+	if (likely(lk_load(&t->owner, __ATOMIC_SEQ_CST) == me))
 		return;
 	ticket_lock_slow(t, me);
 }
@@ -56,10 +60,10 @@ static inline void ticket_lock(struct ticket_lock *t)
 static inline void ticket_unlock(struct ticket_lock *t)
 {
 	/* only the holder writes owner */
-	uint32_t owner = __atomic_load_n(&t->owner, __ATOMIC_RELAXED) + 1;
+	uint32_t owner = lk_load(&t->owner, __ATOMIC_RELAXED) + 1;
 
-	__atomic_store_n(&t->owner, owner, __ATOMIC_SEQ_CST);
-	if (unlikely(__atomic_load_n(&t->sleepers, __ATOMIC_SEQ_CST)))
+	lk_store(&t->owner, owner, __ATOMIC_SEQ_CST);
+	if (unlikely(lk_load(&t->sleepers, __ATOMIC_SEQ_CST)))
 		ticket_wake_sleepers(t, owner);
 }
 

@@ -34,6 +34,7 @@ const struct cgt_lock_ops spinlock_lock_ops = {
 	.desc		= "spinning exclusive (spinlock_t), FIFO tickets",
 	.sleeps		= false,
 	.shared		= false,
+	.steps		= true,
 	.policy		= CGT_POLICY_FIFO,
 	.init		= spinlock_init,
 	.read_lock	= spinlock_lock,

@@ -109,7 +109,8 @@ static json_t *schedule_json(const struct cgt_run_config *cfg, const struct cgt_
 
 	if (!choices)
 		return NULL;
-	o = json_pack("{s:s, s:i, s:I, s:I, s:i, s:I, s:s}", "scheduler", cfg->sched->name,
+	o = json_pack("{s:s, s:s, s:i, s:I, s:I, s:i, s:I, s:s}", "scheduler", cfg->sched->name,
+		      "locks", cgt_run_lock_code(cfg) ? "code" : "model",
 		      "depth", cfg->depth, "steps", (json_int_t)s->len,
 		      "stop_step", (json_int_t)res->stop_step, "threads", cgt_sched_max_id(),
 		      "switches", (json_int_t)cgt_schedule_switches(s), "choices", choices);

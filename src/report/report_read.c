@@ -174,6 +174,14 @@ static int parse_schedule(const struct ctx *c, json_t *sched, struct cgt_report_
 	    get_int(c, sched, w, "switches", 0, LLONG_MAX, &switches) ||
 	    get_str(c, sched, w, "choices", &choices))
 		return -1;
+	if (json_object_get(sched, "locks")) {
+		static const char *const modes[] = { "model", "code", NULL };
+		int m = get_enum(c, sched, w, "locks", modes, "model or code");
+
+		if (m < 0)
+			return -1;
+		out->lock_code = m == 1;
+	}
 	if (cgt_schedule_decode(choices, (long)steps, &out->schedule, why, sizeof(why)))
 		return fail(c, "\"schedule\".\"choices\": %s", why);
 	if (out->schedule.len != steps)

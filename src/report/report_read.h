@@ -36,6 +36,7 @@ struct cgt_report_in {
 	long failures_total;
 	bool controlled;		/* has "schedule"; the fields below are then set */
 	char scheduler[16];		/* a scheduler's name (cgt_sched_find) */
+	bool lock_code;			/* "locks": "code" (a report without the key: model) */
 	int depth;
 	long stop_step;
 	int threads;

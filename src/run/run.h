@@ -48,6 +48,7 @@ struct cgt_run_config {
 	const struct cgt_sched_ops *sched;
 	int depth;			/* PCT's bug depth */
 	int steps;			/* the controlled run's length, in decisions */
+	int lock_mode;			/* enum cgt_lock_mode: --locks */
 	bool check_determinism;		/* run twice, compare the schedules */
 	const struct cgt_schedule *follow;	/* replay: the choices to make */
 	bool lenient;			/* shrink: follow as far as it fits */
@@ -56,6 +57,15 @@ struct cgt_run_config {
 	const char *banner;		/* every setting, as the start banner shows them */
 	const char *command;		/* the command line that repeats this run */
 };
+
+/*
+ * How a controlled run takes the model's locks: the scheduler keeps each by its variant's
+ * policy (model: few decisions, fast), or each variant that can be stepped through runs its
+ * own code with a decision at each atomic operation (code: finds a variant's own bugs), or
+ * one of the two by the seed's parity (both).
+ */
+enum cgt_lock_mode { CGT_LOCKS_BOTH, CGT_LOCKS_MODEL, CGT_LOCKS_CODE };
+bool cgt_run_lock_code(const struct cgt_run_config *cfg);
 
 /* known: a pass on which the era's catalogued behaviour showed (cgt_run_result.known) */
 enum cgt_expect { CGT_EXPECT_NONE, CGT_EXPECT_PASS, CGT_EXPECT_FAIL, CGT_EXPECT_KNOWN };

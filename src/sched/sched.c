@@ -313,6 +313,15 @@ void cgt_sched_point(int point)
 	switch_to(me, decide(me));
 }
 
+void cgt_sched_step(void)
+{
+	CGT_UNSEEN();
+	struct cgt_sched_ent *me = cgt_sched_self;
+
+	if (me)
+		switch_to(me, decide(me));
+}
+
 void cgt_sched_block(const void *obj)
 {
 	CGT_UNSEEN();

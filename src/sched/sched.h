@@ -71,6 +71,7 @@ struct cgt_sched_config {
 	long steps;			/* the run's length in decisions: PCT's k */
 	const struct cgt_schedule *follow;	/* choices to follow, or NULL */
 	bool lenient;			/* where @follow no longer fits, go on as best we can */
+	bool lock_code;			/* run the variants' own code where they can be stepped */
 	const void *park;		/* what parked threads block on */
 	/*
 	 * called by the baton holder at every decision, once grace periods have advanced: the
@@ -140,6 +141,7 @@ int cgt_sched_blocked(struct cgt_sched_ent **out, int max);
 void cgt_sched_enter(struct cgt_sched_ent *e);	/* first thing its pthread does: wait its turn */
 void cgt_sched_exit(void);			/* last: pass the baton on for good */
 void cgt_sched_point(int point);		/* a marked point: a decision */
+void cgt_sched_step(void);			/* a decision inside a lock variant's code */
 void cgt_sched_block(const void *obj);		/* wait until cgt_sched_wake(@obj) */
 void cgt_sched_wake(const void *obj);
 void cgt_sched_wake_ent(struct cgt_sched_ent *e, const void *obj);
