@@ -31,7 +31,7 @@
 #include "lock.h"
 #include "lock_loop.h"
 #include "rcu_read_side.h"
-#include "../base/futex.h"
+#include "step.h"
 #include "../core/rcu.h"
 #include "../core/thread.h"
 
@@ -53,6 +53,7 @@ struct percpu_rwsem {
 	int gp_state;			/* RSS_*: written under wait_lock, read by readers */
 	int gp_count;			/* writers between rcu_sync_enter and exit */
 	bool cb_pending;		/* the rcu_sync callback is queued */
+	int cb_deferred;		/* it found wait_lock taken: its holder does its work */
 	int block;			/* a writer holds the lock, or is draining readers */
 	pthread_mutex_t wait_lock;	/* sem->waiters.lock; the rcu_sync state too */
 	pthread_cond_t gp_wait;		/* writers: for the grace period to pass */
@@ -100,7 +101,7 @@ static long *this_cpu_count(struct percpu_rwsem *s)
 
 static bool rcu_sync_is_idle(struct percpu_rwsem *s)
 {
-	return __atomic_load_n(&s->gp_state, __ATOMIC_ACQUIRE) == RSS_IDLE;
+	return lk_load(&s->gp_state, __ATOMIC_ACQUIRE) == RSS_IDLE;
 }
 
 /*
@@ -111,19 +112,19 @@ static bool rcu_sync_is_idle(struct percpu_rwsem *s)
  */
 static void rcuwait_wake_up(struct percpu_rwsem *s)
 {
-	if (!__atomic_load_n(&s->writer_waits, __ATOMIC_SEQ_CST))
+	if (!lk_load(&s->writer_waits, __ATOMIC_SEQ_CST))
 		return;
-	__atomic_fetch_add(&s->writer_wake, 1, __ATOMIC_SEQ_CST);
-	futex_wake(&s->writer_wake, 1);
+	lk_fetch_add(&s->writer_wake, 1, __ATOMIC_SEQ_CST);
+	lk_futex_wake(&s->writer_wake, 1);
 }
 
 /* __percpu_down_read_trylock: count ourselves, then look (A, paired with the writer's D). */
 static bool down_read_trylock_slow(struct percpu_rwsem *s)
 {
-	__atomic_fetch_add(this_cpu_count(s), 1, __ATOMIC_SEQ_CST);
-	if (likely(!__atomic_load_n(&s->block, __ATOMIC_SEQ_CST)))
+	lk_fetch_add(this_cpu_count(s), 1, __ATOMIC_SEQ_CST);
+	if (likely(!lk_load(&s->block, __ATOMIC_SEQ_CST)))
 		return true;
-	__atomic_fetch_sub(this_cpu_count(s), 1, __ATOMIC_SEQ_CST);
+	lk_fetch_sub(this_cpu_count(s), 1, __ATOMIC_SEQ_CST);
 	rcuwait_wake_up(s);
 	return false;
 }
@@ -131,14 +132,37 @@ static bool down_read_trylock_slow(struct percpu_rwsem *s)
 /* __percpu_down_write_trylock: ->block is the writers' own exclusion. */
 static bool down_write_trylock(struct percpu_rwsem *s)
 {
-	if (__atomic_load_n(&s->block, __ATOMIC_SEQ_CST))
+	if (lk_load(&s->block, __ATOMIC_SEQ_CST))
 		return false;
-	return !__atomic_exchange_n(&s->block, 1, __ATOMIC_SEQ_CST);
+	return !lk_xchg(&s->block, 1, __ATOMIC_SEQ_CST);
 }
 
 static bool pcpu_trylock(struct percpu_rwsem *s, bool reader)
 {
 	return reader ? down_read_trylock_slow(s) : down_write_trylock(s);
+}
+
+static void rcu_sync_step(struct percpu_rwsem *s);
+
+/*
+ * wait_lock let go. A controlled run calls RCU back inside a decision, where a holder of
+ * wait_lock cannot run to release it (and a grace period with no reader in it ends at that
+ * same decision, so trying again later never comes): a callback that finds it taken leaves
+ * its work to the holder, done here, as the kernel's callback would spin on rss_lock until
+ * its holder let go.
+ */
+static void run_deferred(struct percpu_rwsem *s)
+{
+	if (unlikely(__atomic_load_n(&s->cb_deferred, __ATOMIC_RELAXED))) {
+		__atomic_store_n(&s->cb_deferred, 0, __ATOMIC_RELAXED);
+		rcu_sync_step(s);
+	}
+}
+
+static void wait_unlock(struct percpu_rwsem *s)
+{
+	run_deferred(s);
+	cgt_mutex_unlock(&s->wait_lock);
 }
 
 /*
@@ -152,15 +176,15 @@ static void pcpu_wait(struct percpu_rwsem *s, bool reader)
 	struct pcpu_waiter w = { .reader = reader, .queued = 1 };
 	bool wait;
 
-	pthread_mutex_lock(&s->wait_lock);
+	cgt_mutex_lock(&s->wait_lock);
 	wait = !pcpu_trylock(s, reader);
 	if (wait) {
 		*s->tail = &w;
 		s->tail = &w.next;
 	}
-	pthread_mutex_unlock(&s->wait_lock);
-	while (wait && __atomic_load_n(&w.queued, __ATOMIC_ACQUIRE))
-		futex_wait(&w.queued, 1, NULL);
+	wait_unlock(s);
+	while (wait && lk_load(&w.queued, __ATOMIC_ACQUIRE))
+		lk_futex_wait(&w.queued, 1);
 }
 
 /*
@@ -172,19 +196,19 @@ static void pcpu_wake(struct percpu_rwsem *s)
 {
 	struct pcpu_waiter *w;
 
-	pthread_mutex_lock(&s->wait_lock);
+	cgt_mutex_lock(&s->wait_lock);
 	while ((w = s->head) && pcpu_trylock(s, w->reader)) {
 		bool reader = w->reader;
 
 		s->head = w->next;
 		if (!s->head)
 			s->tail = &s->head;
-		__atomic_store_n(&w->queued, 0, __ATOMIC_RELEASE);
-		futex_wake(&w->queued, 1);
+		lk_store(&w->queued, 0, __ATOMIC_RELEASE);
+		lk_futex_wake(&w->queued, 1);
 		if (!reader)
 			break;
 	}
-	pthread_mutex_unlock(&s->wait_lock);
+	wait_unlock(s);
 }
 
 /* percpu_down_read */
@@ -199,7 +223,7 @@ static inline __attribute__((always_inline)) void down_read(struct cgt_lock *loc
 
 	rl(lock);
 	if (likely(rcu_sync_is_idle(s))) {
-		__atomic_fetch_add(this_cpu_count(s), 1, __ATOMIC_RELAXED);
+		lk_fetch_add(this_cpu_count(s), 1, __ATOMIC_RELAXED);
 		ru(lock);
 		return;
 	}
@@ -221,10 +245,10 @@ static inline __attribute__((always_inline)) void up_read(struct cgt_lock *lock,
 
 	rl(lock);
 	if (likely(rcu_sync_is_idle(s))) {
-		__atomic_fetch_sub(this_cpu_count(s), 1, __ATOMIC_RELAXED);
+		lk_fetch_sub(this_cpu_count(s), 1, __ATOMIC_RELAXED);
 	} else {
 		/* B, paired with C in readers_active_check */
-		__atomic_fetch_sub(this_cpu_count(s), 1, __ATOMIC_SEQ_CST);
+		lk_fetch_sub(this_cpu_count(s), 1, __ATOMIC_SEQ_CST);
 		rcuwait_wake_up(s);
 	}
 	ru(lock);
@@ -267,57 +291,70 @@ static void rcu_sync_gp(void)
 		cgt_wait_begin_at(obj, name, (enum cgt_wait_kind)kind, since);
 }
 
+static void rcu_sync_func(struct rcu_head *head);
+
+/* rcu_sync_func's work, under wait_lock */
+static void rcu_sync_step(struct percpu_rwsem *s)
+{
+	if (s->gp_count) {
+		lk_store(&s->gp_state, RSS_PASSED, __ATOMIC_RELEASE);
+		s->cb_pending = false;
+	} else if (s->gp_state == RSS_REPLAY) {
+		/* a writer came and went meanwhile: wait a grace period after it */
+		lk_store(&s->gp_state, RSS_EXIT, __ATOMIC_RELEASE);
+		call_rcu(&s->rcu, rcu_sync_func);
+	} else {
+		lk_store(&s->gp_state, RSS_IDLE, __ATOMIC_RELEASE);
+		s->cb_pending = false;
+	}
+}
+
 /* rcu_sync_func: a grace period after the last writer left, readers may use the fast path. */
 static void rcu_sync_func(struct rcu_head *head)
 {
 	struct percpu_rwsem *s = container_of(head, struct percpu_rwsem, rcu);
 
 	rcu_callback_enter();
-	pthread_mutex_lock(&s->wait_lock);
-	if (s->gp_count) {
-		__atomic_store_n(&s->gp_state, RSS_PASSED, __ATOMIC_RELEASE);
-		s->cb_pending = false;
-	} else if (s->gp_state == RSS_REPLAY) {
-		/* a writer came and went meanwhile: wait a grace period after it */
-		__atomic_store_n(&s->gp_state, RSS_EXIT, __ATOMIC_RELEASE);
-		call_rcu(&s->rcu, rcu_sync_func);
-	} else {
-		__atomic_store_n(&s->gp_state, RSS_IDLE, __ATOMIC_RELEASE);
-		s->cb_pending = false;
+	if (!lk_stepper()) {
+		cgt_mutex_lock(&s->wait_lock);
+	} else if (pthread_mutex_trylock(&s->wait_lock)) {
+		__atomic_store_n(&s->cb_deferred, 1, __ATOMIC_RELAXED);
+		return;
 	}
-	pthread_mutex_unlock(&s->wait_lock);
+	rcu_sync_step(s);
+	cgt_mutex_unlock(&s->wait_lock);
 }
 
 /* rcu_sync_enter: readers off the fast path, a grace period ago at least. */
 static void rcu_sync_enter(struct percpu_rwsem *s)
 {
-	pthread_mutex_lock(&s->wait_lock);
+	cgt_mutex_lock(&s->wait_lock);
 	if (!s->gp_count++ && s->gp_state == RSS_IDLE) {
-		__atomic_store_n(&s->gp_state, RSS_ENTER, __ATOMIC_RELEASE);
-		pthread_mutex_unlock(&s->wait_lock);
+		lk_store(&s->gp_state, RSS_ENTER, __ATOMIC_RELEASE);
+		wait_unlock(s);
 		rcu_sync_gp();
-		pthread_mutex_lock(&s->wait_lock);
-		__atomic_store_n(&s->gp_state, RSS_PASSED, __ATOMIC_RELEASE);
-		pthread_cond_broadcast(&s->gp_wait);
+		cgt_mutex_lock(&s->wait_lock);
+		lk_store(&s->gp_state, RSS_PASSED, __ATOMIC_RELEASE);
+		cgt_cond_broadcast(&s->gp_wait);
 	}
 	while (s->gp_state == RSS_ENTER)
-		pthread_cond_wait(&s->gp_wait, &s->wait_lock);
-	pthread_mutex_unlock(&s->wait_lock);
+		cgt_cond_wait(&s->gp_wait, &s->wait_lock);
+	wait_unlock(s);
 }
 
 static void rcu_sync_exit(struct percpu_rwsem *s)
 {
-	pthread_mutex_lock(&s->wait_lock);
+	cgt_mutex_lock(&s->wait_lock);
 	if (!--s->gp_count) {
 		if (s->gp_state == RSS_PASSED) {
-			__atomic_store_n(&s->gp_state, RSS_EXIT, __ATOMIC_RELEASE);
+			lk_store(&s->gp_state, RSS_EXIT, __ATOMIC_RELEASE);
 			s->cb_pending = true;
 			call_rcu(&s->rcu, rcu_sync_func);
 		} else if (s->gp_state == RSS_EXIT) {
-			__atomic_store_n(&s->gp_state, RSS_REPLAY, __ATOMIC_RELEASE);
+			lk_store(&s->gp_state, RSS_REPLAY, __ATOMIC_RELEASE);
 		}
 	}
-	pthread_mutex_unlock(&s->wait_lock);
+	wait_unlock(s);
 }
 
 /* readers_active_check: the per-CPU counts summed (C, paired with the readers' B). */
@@ -326,7 +363,7 @@ static bool readers_active(struct percpu_rwsem *s)
 	long sum = 0;
 
 	for (unsigned int i = 0; i < s->nr_cpus; i++)
-		sum += __atomic_load_n(&s->count[i].n, __ATOMIC_SEQ_CST);
+		sum += lk_load(&s->count[i].n, __ATOMIC_SEQ_CST);
 	return sum != 0;
 }
 
@@ -344,14 +381,16 @@ static void pcpu_down_write(struct cgt_lock *lock)
 	cgt_lock_writer_rebase(lock);
 	if (!down_write_trylock(s))
 		pcpu_wait(s, false);
-	__atomic_store_n(&s->writer_waits, 1, __ATOMIC_SEQ_CST);
+	/* ->block is ours: from here no new reader gets in before us */
+	cgt_lock_writer_queued(lock);
+	lk_store(&s->writer_waits, 1, __ATOMIC_SEQ_CST);
 	for (;;) {
-		seen = __atomic_load_n(&s->writer_wake, __ATOMIC_SEQ_CST);
+		seen = lk_load(&s->writer_wake, __ATOMIC_SEQ_CST);
 		if (!readers_active(s))
 			break;
-		futex_wait(&s->writer_wake, seen, NULL);
+		lk_futex_wait(&s->writer_wake, seen);
 	}
-	__atomic_store_n(&s->writer_waits, 0, __ATOMIC_RELAXED);
+	lk_store(&s->writer_waits, 0, __ATOMIC_RELAXED);
 }
 
 /* percpu_up_write: ->block dropped, the queue woken, the fast path back a grace period on. */
@@ -359,7 +398,7 @@ static void pcpu_up_write(struct cgt_lock *lock)
 {
 	struct percpu_rwsem *s = sem_of(lock);
 
-	__atomic_store_n(&s->block, 0, __ATOMIC_SEQ_CST);
+	lk_store(&s->block, 0, __ATOMIC_SEQ_CST);
 	pcpu_wake(s);
 	rcu_sync_exit(s);
 }
@@ -368,9 +407,10 @@ static bool rcu_sync_pending(struct percpu_rwsem *s)
 {
 	bool pending;
 
-	pthread_mutex_lock(&s->wait_lock);
+	cgt_mutex_lock(&s->wait_lock);
+	run_deferred(s);
 	pending = s->cb_pending;
-	pthread_mutex_unlock(&s->wait_lock);
+	cgt_mutex_unlock(&s->wait_lock);
 	return pending;
 }
 
@@ -393,6 +433,7 @@ const struct cgt_lock_ops percpu_rwsem_lock_ops = {
 	.desc		= "sleeping reader/writer (percpu_rw_semaphore), per-CPU readers, writer-preferring",
 	.sleeps		= true,
 	.shared		= true,
+	.steps		= true,
 	.policy		= CGT_POLICY_WRITER_FIRST,
 	.init		= pcpu_init,
 	.read_lock	= pcpu_down_read,

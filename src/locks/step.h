@@ -10,8 +10,9 @@
  * its sleeper blocked for good, a deadlock the scheduler reports.
  *
  * A free-running run, and compare's loops, pay one relaxed load of the hooks per operation.
- * A variant whose every shared access goes through here says so (.steps in its ops); the
- * others, built on glibc, are kept by the scheduler's model locks in either mode.
+ * A variant whose every shared access and wait goes through here (its mutex and condition
+ * variable through core/sync.h) says so (.steps in its ops); the others, built on glibc,
+ * are kept by the scheduler's model locks in either mode.
  */
 #ifndef CGT_LOCK_STEP_H
 #define CGT_LOCK_STEP_H

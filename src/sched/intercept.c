@@ -11,6 +11,7 @@
 #include <stdlib.h>
 
 #include "sched.h"
+#include "sched_internal.h"
 #include "../core/sync.h"
 #include "../locks/lock.h"
 
@@ -55,16 +56,26 @@ static void sched_cond_broadcast(pthread_cond_t *c)
  */
 static const int spin_token;
 
-/* The driver takes locks only while the model is at rest: none can be held or waited for. */
-static void at_rest_wait(const char *what)
+/*
+ * The driver takes locks only while the model is at rest, and an RCU callback runs inside a
+ * decision: neither may wait, and none can be held for them to wait on.
+ */
+static void no_wait(const char *what)
 {
-	fprintf(stderr, "cgtorture: %s while the model is at rest\n", what);
+	fprintf(stderr, "cgtorture: %s %s\n", what, cgt_sched_self ?
+		"inside an RCU callback (a decision)" : "while the model is at rest");
 	abort();
+}
+
+static bool cannot_wait(void)
+{
+	return !cgt_sched_self || sched_rcu_calling_back();
 }
 
 static void code_step(void)
 {
-	cgt_sched_step();
+	if (!sched_rcu_calling_back())
+		cgt_sched_step();
 }
 
 static void code_wrote(void)
@@ -74,8 +85,8 @@ static void code_wrote(void)
 
 static void code_spin(void)
 {
-	if (!cgt_sched_self)
-		at_rest_wait("a lock spins");
+	if (cannot_wait())
+		no_wait("a lock spins");
 	cgt_sched_block(&spin_token);
 }
 
@@ -84,8 +95,8 @@ static void code_futex_wait(uint32_t *addr, uint32_t val)
 {
 	if (__atomic_load_n(addr, __ATOMIC_RELAXED) != val)
 		return;
-	if (!cgt_sched_self)
-		at_rest_wait("a lock sleeps");
+	if (cannot_wait())
+		no_wait("a lock sleeps");
 	cgt_sched_block(addr);
 }
 

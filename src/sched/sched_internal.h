@@ -15,5 +15,7 @@ void sched_rcu_advance(struct cgt_sched_ent *const *live, int nlive);
 void sched_rcu_forget(struct cgt_sched_ent *e);
 /* a grace period running, or callbacks queued for one */
 bool sched_rcu_pending(void);
+/* callbacks are running: inside a decision, where no decision nor wait can be made */
+bool sched_rcu_calling_back(void);
 
 #endif

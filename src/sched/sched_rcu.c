@@ -38,6 +38,7 @@ static struct {
 	struct gp_reader *gp_readers;
 	int gp_nreaders, gp_cap;
 	bool gp_active;
+	bool calling_back;		/* callbacks are running, inside a decision */
 } rcu_state;
 
 void sched_rcu_reset(void)
@@ -117,8 +118,10 @@ void sched_rcu_advance(struct cgt_sched_ent *const *live, int nlive)
 
 		rcu_state.gp_cbs = (struct rcu_cbs){ NULL, 0, 0 };
 		rcu_state.gp_active = false;
+		rcu_state.calling_back = true;
 		for (int i = 0; i < q.n; i++)
 			q.cb[i].func(q.cb[i].head);	/* may queue more: they go to pending */
+		rcu_state.calling_back = false;
 		free(q.cb);
 		if (rcu_state.pending.n)
 			gp_start(live, nlive);
@@ -137,6 +140,11 @@ void cgt_sched_call_rcu(struct rcu_head *head, void (*func)(struct rcu_head *hea
 		fprintf(stderr, "cgtorture: out of memory queueing an RCU callback\n");
 		abort();
 	}
+}
+
+bool sched_rcu_calling_back(void)
+{
+	return rcu_state.calling_back;
 }
 
 bool sched_rcu_pending(void)
