@@ -165,3 +165,46 @@ Test(swarm, one_free_run_in_two_draws_another_kernel_era)
 		c.sched = NULL;
 	}
 }
+
+/*
+ * The population is a run-long draw as well: one free run in four runs 1,200 to 3,000
+ * threads, past khungtaskd's rcu_lock_break, the same for the same seed; excluded as the
+ * era is.
+ */
+Test(swarm, one_free_run_in_four_draws_a_large_population)
+{
+	struct cgt_run_config c = cfg;
+	int drawn = 0, n = 400, lo = 3000, hi = 0;
+
+	for (int i = 0; i < n; i++) {
+		int t;
+
+		c.seed = 3000 + (uint64_t)i;
+		t = cgt_swarm_population(&c);
+		cr_assert_eq(t, cgt_swarm_population(&c), "seed %d drew two populations", i);
+		if (!t)
+			continue;
+		drawn++;
+		cr_assert(t >= 1200 && t <= 3000, "population %d outside 1,200-3,000", t);
+		lo = t < lo ? t : lo;
+		hi = t > hi ? t : hi;
+	}
+	cr_assert(drawn > n / 8 && drawn < 3 * n / 8, "%d of %d runs drew a population", drawn, n);
+	cr_assert(lo < 1500 && hi > 2500, "the draws span %d-%d only", lo, hi);
+
+	for (int i = 0; i < n; i++) {
+		c.seed = 3000 + (uint64_t)i;
+		c.swarm = CGT_SWARM_ALL & ~(1u << CGT_SWARM_THREADS);
+		cr_assert_eq(cgt_swarm_population(&c), 0, "drawn with the dimension off");
+		c.swarm = CGT_SWARM_ALL;
+		c.bugs = 1;
+		cr_assert_eq(cgt_swarm_population(&c), 0, "drawn with a catalogued bug asked for");
+		c.bugs = 0;
+		c.css_lock = cgt_lock_find("rwlock-rpref");
+		cr_assert_eq(cgt_swarm_population(&c), 0, "drawn with a known-bad lock asked for");
+		c.css_lock = NULL;
+		c.sched = (const struct cgt_sched_ops *)&c;	/* any non-NULL: controlled */
+		cr_assert_eq(cgt_swarm_population(&c), 0, "drawn in a controlled run");
+		c.sched = NULL;
+	}
+}

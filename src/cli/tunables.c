@@ -249,6 +249,20 @@ int cgt_tunables_run_parse(struct tunable_set *sets, size_t nsets, void (*help)(
 				run->swarm &= ~(1u << d);
 	}
 	/*
+	 * A population the swarm drew replaces --threads' and pins the phases' caps to it, so the
+	 * rerun command names it as given.
+	 */
+	for (size_t i = 0; !ret && i < nsets; i++) {
+		struct cgt_run_config *run = sets[i].cfg;
+		int n;
+
+		if (sets[i].table == tunables && (n = cgt_swarm_population(run))) {
+			run->threads = n;
+			run->threads_drawn = true;
+			run->swarm &= ~(1u << CGT_SWARM_THREADS);
+		}
+	}
+	/*
 	 * --kernel, or the era the swarm drew (then named as if given: the rerun command pins
 	 * it, and its catalogued behaviour is known), sets the era's locks; a lock option given
 	 * says otherwise.

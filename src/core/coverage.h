@@ -49,6 +49,8 @@
 	  "next_tid: the thread held by reference was unhashed, the listing ends")	\
 	X(PID_WRAP,		"pid-wrap",						\
 	  "alloc_pidmap: past pid_max, numbers are handed out again (--pid-max)")	\
+	X(LOCK_BREAK,		"rcu-lock-break",					\
+	  "check_hung_uninterruptible_tasks: 1,024 threads into a scan, a grace period")	\
 	X(CSET_FOUND,		"css-set-found",					\
 	  "find_css_set: the css_set was in the table")				\
 	X(CSET_CREATED,		"css-set-created",					\

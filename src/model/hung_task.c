@@ -16,6 +16,7 @@ static bool rcu_lock_break(struct cgt_walk *w, struct task *g, struct task *t)
 {
 	bool can_cont;
 
+	cgt_cover(CGT_PATH_LOCK_BREAK);
 	get_task_struct(g);
 	get_task_struct(t);
 	rcu_read_unlock();

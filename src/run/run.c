@@ -514,6 +514,9 @@ int cgt_run(const struct cgt_run_config *cfg, const struct cgt_run_hooks *hooks,
 	if (mcfg.pid_max != cfg->pid_max && !cfg->quiet)
 		printf("  pid space: numbers handed out again past pid_max %d (drawn by the swarm; "
 		       "--pid-max pins it)\n", mcfg.pid_max);
+	if (cfg->threads_drawn && !cfg->quiet)
+		printf("  population: up to %d threads the whole run (drawn by the swarm; "
+		       "--threads pins it)\n", cfg->threads);
 
 	run->start = cgt_now();
 	run_ramp_begin(run);

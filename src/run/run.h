@@ -20,6 +20,7 @@ struct cgt_run_config {
 	double duration;		/* seconds */
 	uint64_t seed;
 	int threads;			/* cap on live model threads */
+	bool threads_drawn;		/* the swarm drew it for the whole run (swarm.c) */
 	int walkers;			/* dedicated observer pthreads */
 	enum cgt_iter iter;
 	const struct cgt_kernel_era *era;	/* --kernel */

@@ -160,13 +160,19 @@ int cgt_swarm_pid_max(const struct cgt_run_config *cfg)
  * shipped with it would count as known, nor in a controlled run, whose recorded schedules
  * stay as they were.
  */
+static bool run_long_draw(const struct cgt_run_config *cfg, enum cgt_swarm_dim d)
+{
+	return swarmed(cfg, d) && !cfg->sched && !cfg->bugs &&
+	       !(cfg->css_lock && cfg->css_lock->bug) &&
+	       !(cfg->tasklist_lock && cfg->tasklist_lock->bug);
+}
+
 const struct cgt_kernel_era *cgt_swarm_era(const struct cgt_run_config *cfg)
 {
 	const struct cgt_kernel_era *def = cgt_era_find(CGT_DEFAULT_ERA), *e;
 	struct prng r;
 
-	if (!swarmed(cfg, CGT_SWARM_KERNEL) || cfg->sched || cfg->bugs ||
-	    (cfg->css_lock && cfg->css_lock->bug) || (cfg->tasklist_lock && cfg->tasklist_lock->bug))
+	if (!run_long_draw(cfg, CGT_SWARM_KERNEL))
 		return NULL;
 	phase_rng(cfg, -1, 5, &r);
 	if (prng_below(&r, 2))
@@ -175,6 +181,25 @@ const struct cgt_kernel_era *cgt_swarm_era(const struct cgt_run_config *cfg)
 		e = &cgt_kernel_eras[prng_below(&r, (uint32_t)cgt_nr_kernel_eras)];
 	while (e == def);
 	return e;
+}
+
+/*
+ * A scan past khungtaskd's rcu_lock_break (every 1,024 threads of one scan) and the queues
+ * of thousands of threads were reached by no run without --threads above 1,024: the phases'
+ * caps are drawn below --threads' 512. One free run in four draws a population for the whole
+ * run instead, log-uniform from 1,200 to 3,000, its phases all at that cap (the ramp takes it
+ * there in a fraction of a second). Excluded as the era is.
+ */
+int cgt_swarm_population(const struct cgt_run_config *cfg)
+{
+	struct prng r;
+
+	if (!run_long_draw(cfg, CGT_SWARM_THREADS))
+		return 0;
+	phase_rng(cfg, -1, 6, &r);
+	if (prng_below(&r, 4))
+		return 0;
+	return (int)(1200.0 * pow(3000.0 / 1200.0, (double)prng_below(&r, 1000) / 1000.0));
 }
 
 const struct cgt_phase *cgt_phase_now(void)

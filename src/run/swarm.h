@@ -66,6 +66,8 @@ int cgt_swarm_walkers(const struct cgt_run_config *cfg);
 int cgt_swarm_pid_max(const struct cgt_run_config *cfg);
 /* The run's kernel era drawn from the seed (a run-long dimension), or NULL: keep @cfg's. */
 const struct cgt_kernel_era *cgt_swarm_era(const struct cgt_run_config *cfg);
+/* The run's population drawn from the seed (a run-long dimension), or 0: keep @cfg's. */
+int cgt_swarm_population(const struct cgt_run_config *cfg);
 
 /* The phase in force, read by every model thread; published by the run's driver. */
 const struct cgt_phase *cgt_phase_now(void);
