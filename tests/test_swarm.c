@@ -123,7 +123,8 @@ Test(swarm, one_free_run_in_two_draws_a_pid_space_that_wraps_soon)
 /*
  * The era is a run-long draw too: one free run in two models another era than the default,
  * each of them drawn, the same for the same seed; the dimension left out of --swarm, a
- * catalogued bug or a known-bad lock asked for, or a controlled run keeps the configured era.
+ * catalogued bug or a known-bad lock asked for, or a controlled run on the model's locks
+ * keeps the configured era; one that steps through the locks' code draws as a free run.
  */
 Test(swarm, one_free_run_in_two_draws_another_kernel_era)
 {
@@ -150,6 +151,8 @@ Test(swarm, one_free_run_in_two_draws_another_kernel_era)
 			  "era %s never drawn", cgt_kernel_eras[k].name);
 
 	for (int i = 0; i < n; i++) {
+		const struct cgt_kernel_era *e;
+
 		c.seed = 2000 + (uint64_t)i;
 		c.swarm = CGT_SWARM_ALL & ~(1u << CGT_SWARM_KERNEL);
 		cr_assert_null(cgt_swarm_era(&c), "drawn with the dimension off");
@@ -160,8 +163,15 @@ Test(swarm, one_free_run_in_two_draws_another_kernel_era)
 		c.tasklist_lock = cgt_lock_find("rwlock-rpref");
 		cr_assert_null(cgt_swarm_era(&c), "drawn with a known-bad lock asked for");
 		c.tasklist_lock = NULL;
+		e = cgt_swarm_era(&c);
 		c.sched = (const struct cgt_sched_ops *)&c;	/* any non-NULL: controlled */
-		cr_assert_null(cgt_swarm_era(&c), "drawn in a controlled run");
+		c.lock_mode = CGT_LOCKS_MODEL;
+		cr_assert_null(cgt_swarm_era(&c), "drawn in a controlled run on model locks");
+		c.lock_mode = CGT_LOCKS_CODE;
+		cr_assert_eq(cgt_swarm_era(&c), e, "a run stepping through the code drew otherwise");
+		c.lock_mode = CGT_LOCKS_BOTH;
+		cr_assert_eq(cgt_swarm_era(&c), (c.seed & 1) ? e : NULL, "--locks both, seed %llu",
+			     (unsigned long long)c.seed);
 		c.sched = NULL;
 	}
 }

@@ -99,13 +99,19 @@ static int controlled_config(const struct cgt_report_in *r, const struct cgt_run
 		return CGT_EXIT_USAGE;
 	}
 	words = strdup(more);
-	all = calloc((size_t)argc + strlen(more) + 1, sizeof(*all));
+	all = calloc((size_t)argc + strlen(more) + 3, sizeof(*all));
 	if (words && all) {
 		n = 0;
 		for (int i = 1; i < argc; i++)
 			all[n++] = argv[i];
 		for (w = strtok_r(words, " ", &save); w; w = strtok_r(NULL, " ", &save))
 			all[n++] = w;
+		/*
+		 * The model's locks: a schedule whose seed changes here, unparsed, must not take
+		 * the era a parse of its command would draw for a run stepping through the code.
+		 */
+		all[n++] = "--locks";
+		all[n++] = "model";
 		run = cgt_tunables_run_set(cfg);
 		ret = cgt_cli_prepare(&run, 1, cgt_tunables_help, n, all, cfg);
 		if (ret < 0)

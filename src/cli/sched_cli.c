@@ -40,30 +40,77 @@ static void explore_help(FILE *f)
 	      "--steps, --threads, --bug, --seed, --out, ...\n", f);
 }
 
+/*
+ * What the schedules' era is drawn over: unless --kernel, a lock option or a bug pins them,
+ * each schedule that steps through the locks' code draws its era from its own seed, as
+ * `cgtorture run` with that seed would (the rerun command names it); the others keep the
+ * default era and locks.
+ */
+static struct {
+	bool era_free;
+	const struct cgt_lock_ops *css_lock, *tasklist_lock;
+} explore_pins;
+
+static void explore_render(struct cgt_run_config *cfg)
+{
+	if (explore_pins.era_free) {
+		const struct cgt_kernel_era *e = cgt_swarm_era(cfg);
+
+		cfg->era = e ? e : cgt_era_find(CGT_DEFAULT_ERA);
+		cfg->kernel_given = e != NULL;
+		cfg->css_lock = e ? cgt_lock_find(e->css_set_lock) : explore_pins.css_lock;
+		cfg->tasklist_lock = e ? cgt_lock_find(e->tasklist_lock) :
+					 explore_pins.tasklist_lock;
+	}
+	cgt_cli_render(cfg);
+}
+
 int cgt_explore_main(int argc, char **argv)
 {
-	struct cgt_run_config cfg = { 0 };
+	struct cgt_run_config cfg = { 0 }, defaults;
 	struct explore_opts o = { 0 };
 	struct tunable_set sets[] = {
 		TUNABLE_SET(explore_tunables, &o),
 		cgt_tunables_run_set(&cfg),
 	};
+	char **pct = NULL;
 	int ret;
 
 	ret = cgt_cli_prepare(sets, ARRAY_SIZE(sets), explore_help, argc, argv, &cfg);
-	if (ret)
+	if (!ret && !cgt_tunables_given(&sets[1], "sched")) {
+		/* parsed again as the controlled runs they are: no free run's draw is theirs */
+		pct = calloc((size_t)argc + 3, sizeof(*pct));
+		if (!pct) {
+			cgt_cli_release(&cfg);
+			return CGT_EXIT_FAIL;
+		}
+		memcpy(pct, argv, (size_t)argc * sizeof(*argv));
+		pct[argc] = "--sched";
+		pct[argc + 1] = "pct";
+		cgt_cli_release(&cfg);
+		ret = cgt_cli_prepare(sets, ARRAY_SIZE(sets), explore_help, argc + 2, pct, &cfg);
+	}
+	if (ret) {
+		free(pct);
 		return ret < 0 ? CGT_EXIT_PASS : ret;
-	if (!cgt_tunables_given(&sets[1], "sched"))
-		cfg.sched = cgt_sched_find("pct");
+	}
 	if (!cfg.sched) {
 		fprintf(stderr, "cgtorture: explore: --sched none is not a schedule to explore "
 			"(valid: %s)\n", cgt_sched_names());
 		cgt_cli_release(&cfg);
+		free(pct);
 		return CGT_EXIT_USAGE;
 	}
+	cgt_tunables_defaults(&defaults);
+	explore_pins.era_free = !cfg.bugs && !cgt_tunables_given(&sets[1], "kernel") &&
+				!cgt_tunables_given(&sets[1], "css-lock") &&
+				!cgt_tunables_given(&sets[1], "tasklist-lock");
+	explore_pins.css_lock = defaults.css_lock;
+	explore_pins.tasklist_lock = defaults.tasklist_lock;
 	cgt_cli_on_signals();
-	ret = cgt_explore(&cfg, o.runs, o.keep_going, cgt_cli_render);
+	ret = cgt_explore(&cfg, o.runs, o.keep_going, explore_render);
 	cgt_cli_release(&cfg);
+	free(pct);
 	return ret;
 }
 
@@ -88,16 +135,31 @@ int cgt_cli_report_config(const char *path, struct cgt_report_in *r, struct cgt_
 		fprintf(stderr, "cgtorture: %s: %s\n", path, err);
 		return CGT_EXIT_USAGE;
 	}
+	/*
+	 * The locks the schedule was made with, named last so that they win: a report from
+	 * before --locks kept the model's, and a command without --locks would now take the
+	 * code's on an odd seed, and with it an era drawn from that seed.
+	 */
+	if (r->controlled) {
+		char **v = realloc(argv, (size_t)(argc + 3) * sizeof(*argv));
+
+		if (!v) {
+			cgt_argv_free(argc, argv);
+			fprintf(stderr, "cgtorture: out of memory\n");
+			return CGT_EXIT_FAIL;
+		}
+		argv = v;
+		argv[argc++] = strdup("--locks");
+		argv[argc++] = strdup(r->lock_code ? "code" : "model");
+		argv[argc] = NULL;
+		if (!argv[argc - 2] || !argv[argc - 1]) {
+			cgt_argv_free(argc, argv);
+			fprintf(stderr, "cgtorture: out of memory\n");
+			return CGT_EXIT_FAIL;
+		}
+	}
 	run = cgt_tunables_run_set(cfg);
 	ret = cgt_cli_prepare(&run, 1, cgt_tunables_help, argc - 1, argv + 1, cfg);
-	/*
-	 * The locks the schedule was made with (a report from before --locks kept the model's),
-	 * rendered while the command's words, which the configuration points into, are here.
-	 */
-	if (!ret && r->controlled && cfg->lock_mode == CGT_LOCKS_BOTH) {
-		cfg->lock_mode = r->lock_code ? CGT_LOCKS_CODE : CGT_LOCKS_MODEL;
-		cgt_cli_render(cfg);
-	}
 	cgt_argv_free(argc, argv);
 	if (ret)
 		return ret < 0 ? CGT_EXIT_USAGE : ret;

@@ -407,14 +407,6 @@ static void run_fill_result(struct cgt_run *run, struct cgt_run_result *res)
 		cgt_sched_diverged(res->diverged_why, sizeof(res->diverged_why)) : -1;
 }
 
-/* The catalogued bugs are told in the model's locks: a run that puts one back keeps them. */
-bool cgt_run_lock_code(const struct cgt_run_config *cfg)
-{
-	if (!cfg->sched || cfg->lock_mode == CGT_LOCKS_MODEL)
-		return false;
-	return cfg->lock_mode == CGT_LOCKS_CODE || (!cfg->bugs && (cfg->seed & 1));
-}
-
 double cgt_run_deadline_s(const struct cgt_run_config *cfg)
 {
 	return cfg->duration + cfg->stall + 4 + cfg->threads / 2000.0;

@@ -154,15 +154,19 @@ int cgt_swarm_pid_max(const struct cgt_run_config *cfg)
  * Code only some eras run (4.4's and 6.x's global percpu cgroup_threadgroup_rwsem taken by
  * every fork, 3.14's attach collecting a group under RCU alone, the queued tasklist_lock, a
  * css_set spinlock) was reached by no run without --kernel, so no bug there could be found at
- * default settings. One free run in two draws another era than the default from its seed.
- * Not with --bug, whose catalogued bugs are told in the default era's paths, nor with a lock
- * that is a catalogued bug asked for (--tasklist-lock rwlock-rpref), which an era that
- * shipped with it would count as known, nor in a controlled run, whose recorded schedules
- * stay as they were.
+ * default settings. One free run in two draws another era than the default from its seed,
+ * and so does a controlled run that steps through the locks' code (--locks code, or both on
+ * an odd seed), so that explore steps through every era's variants: the reader-first rwlock_t,
+ * the ticket spinlock, percpu-rwsem. Not with --bug, whose catalogued bugs are told in the
+ * default era's paths, nor with a lock that is a catalogued bug asked for (--tasklist-lock
+ * rwlock-rpref), which an era that shipped with it would count as known, nor in a controlled
+ * run on the model's locks, whose recorded schedules stay as they were.
  */
-static bool run_long_draw(const struct cgt_run_config *cfg, enum cgt_swarm_dim d)
+/* @code_too: a controlled run that steps through the locks' code draws it too */
+static bool run_long_draw(const struct cgt_run_config *cfg, enum cgt_swarm_dim d, bool code_too)
 {
-	return swarmed(cfg, d) && !cfg->sched && !cfg->bugs &&
+	return swarmed(cfg, d) && (!cfg->sched || (code_too && cgt_run_lock_code(cfg))) &&
+	       !cfg->bugs &&
 	       !(cfg->css_lock && cfg->css_lock->bug) &&
 	       !(cfg->tasklist_lock && cfg->tasklist_lock->bug);
 }
@@ -172,7 +176,7 @@ const struct cgt_kernel_era *cgt_swarm_era(const struct cgt_run_config *cfg)
 	const struct cgt_kernel_era *def = cgt_era_find(CGT_DEFAULT_ERA), *e;
 	struct prng r;
 
-	if (!run_long_draw(cfg, CGT_SWARM_KERNEL))
+	if (!run_long_draw(cfg, CGT_SWARM_KERNEL, true))
 		return NULL;
 	phase_rng(cfg, -1, 5, &r);
 	if (prng_below(&r, 2))
@@ -188,13 +192,13 @@ const struct cgt_kernel_era *cgt_swarm_era(const struct cgt_run_config *cfg)
  * of thousands of threads were reached by no run without --threads above 1,024: the phases'
  * caps are drawn below --threads' 512. One free run in four draws a population for the whole
  * run instead, log-uniform from 1,200 to 3,000, its phases all at that cap (the ramp takes it
- * there in a fraction of a second). Excluded as the era is.
+ * there in a fraction of a second). Excluded as the era is, and in every controlled run.
  */
 int cgt_swarm_population(const struct cgt_run_config *cfg)
 {
 	struct prng r;
 
-	if (!run_long_draw(cfg, CGT_SWARM_THREADS))
+	if (!run_long_draw(cfg, CGT_SWARM_THREADS, false))
 		return 0;
 	phase_rng(cfg, -1, 6, &r);
 	if (prng_below(&r, 4))
