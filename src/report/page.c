@@ -109,57 +109,76 @@ static int lanes(json_t *events, struct lane *l, int max)
 	return n;
 }
 
-static void timeline(FILE *m, json_t *trace)
-{
-	json_t *events = json_object_get(trace, "traceEvents"), *other, *e;
+/* The timeline's frame: its lanes, the span it shows and how a time maps onto x. */
+struct plot {
+	json_t *events;
 	struct lane l[64];
-	int n = lanes(events, l, 64), y = 24;
-	double t0 = 1e300, t1 = -1e300, scale;
+	int n;			/* lanes */
+	int height;		/* below the last lane */
+	double t0, t1, scale;
 	const char *unit;
-	size_t i;
+};
 
-	other = json_object_get(trace, "otherData");
-	unit = str(other, "time_unit");
-	/* the span of the lanes' own events: a report on no lane may lie outside it */
-	json_array_foreach(events, i, e) {
+static double plot_x(const struct plot *p, json_t *e)
+{
+	return LANE_LABEL + (num(e, "ts") - p->t0) * p->scale;
+}
+
+/* The span of the lanes' own events (a report on no lane may lie outside it), and the rows. */
+static void plot_frame(struct plot *p, json_t *trace)
+{
+	size_t i;
+	json_t *e;
+
+	p->events = json_object_get(trace, "traceEvents");
+	p->n = lanes(p->events, p->l, 64);
+	p->unit = str(json_object_get(trace, "otherData"), "time_unit");
+	p->t0 = 1e300;
+	p->t1 = -1e300;
+	json_array_foreach(p->events, i, e) {
 		double ts = num(e, "ts"), end = ts + num(e, "dur");
 
 		if (!strcmp(str(e, "ph"), "M") || !json_integer_value(json_object_get(e, "pid")))
 			continue;
-		t0 = ts < t0 ? ts : t0;
-		t1 = end > t1 ? end : t1;
+		p->t0 = ts < p->t0 ? ts : p->t0;
+		p->t1 = end > p->t1 ? end : p->t1;
 	}
-	if (t1 <= t0)
-		t1 = t0 + 1;
-	scale = PLOT_WIDTH / (t1 - t0);
-	for (int k = 0; k < n; k++) {
-		l[k].y = y;
-		y += (l[k].ntids ? l[k].ntids : 1) * ROW + 10;
+	if (p->t1 <= p->t0)
+		p->t1 = p->t0 + 1;
+	p->scale = PLOT_WIDTH / (p->t1 - p->t0);
+	p->height = 24;
+	for (int k = 0; k < p->n; k++) {
+		p->l[k].y = p->height;
+		p->height += (p->l[k].ntids ? p->l[k].ntids : 1) * ROW + 10;
 	}
-	fprintf(m, "<p class=note>%d lanes, %.3f to %.3f %s; the window in which every involved "
-		"thread's events are complete begins at %.3f (dashed line). Wheel: zoom; drag: pan; "
-		"double-click: reset. Hover a bar for its name.</p>\n", n, t0, t1, unit,
-		num(other, "window_from"));
-	fprintf(m, "<svg id=timeline xmlns='http://www.w3.org/2000/svg' width='%d' height='%d' "
-		"viewBox='0 0 %d %d'>\n", LANE_LABEL + PLOT_WIDTH + 10, y + 10,
-		LANE_LABEL + PLOT_WIDTH + 10, y + 10);
-	fprintf(m, "<defs><marker id=arrow viewBox='0 0 10 10' refX=9 refY=5 markerWidth=6 "
-		"markerHeight=6 orient=auto><path d='M0,0 L10,5 L0,10 z' fill='#c00'/></marker>"
-		"</defs>\n<g id=plot>\n");
-	for (int k = 0; k < n; k++) {
-		fprintf(m, "<g class=lane data-thread='%d' data-name='", l[k].pid);
-		esc(m, l[k].name);
+}
+
+/* Each lane's band and name. */
+static void plot_lanes(FILE *m, const struct plot *p)
+{
+	for (int k = 0; k < p->n; k++) {
+		const struct lane *l = &p->l[k];
+
+		fprintf(m, "<g class=lane data-thread='%d' data-name='", l->pid);
+		esc(m, l->name);
 		fprintf(m, "'><rect x=0 y=%d width=%d height=%d fill='%s'/>"
-			"<text x=4 y=%d class=lanename>", l[k].y - 2, LANE_LABEL + PLOT_WIDTH,
-			(l[k].ntids ? l[k].ntids : 1) * ROW + 4, k % 2 ? "#f7f7f7" : "#eef3fa",
-			l[k].y + 10);
-		esc(m, l[k].name);
+			"<text x=4 y=%d class=lanename>", l->y - 2, LANE_LABEL + PLOT_WIDTH,
+			(l->ntids ? l->ntids : 1) * ROW + 4, k % 2 ? "#f7f7f7" : "#eef3fa", l->y + 10);
+		esc(m, l->name);
 		fputs("</text></g>\n", m);
 	}
-	json_array_foreach(events, i, e) {
+}
+
+/* A lane's slices (complete events), its reports (a diamond) and its points (a tick). */
+static void plot_events(FILE *m, struct plot *p)
+{
+	size_t i;
+	json_t *e;
+
+	json_array_foreach(p->events, i, e) {
 		const char *ph = str(e, "ph");
-		struct lane *ln = lane_of(l, n, (int)json_integer_value(json_object_get(e, "pid")));
-		double x = LANE_LABEL + (num(e, "ts") - t0) * scale;
+		struct lane *ln = lane_of(p->l, p->n, (int)json_integer_value(json_object_get(e, "pid")));
+		double x = plot_x(p, e);
 		int row;
 
 		if (!ln || (strcmp(ph, "X") && strcmp(ph, "i")))
@@ -167,12 +186,12 @@ static void timeline(FILE *m, json_t *trace)
 		row = row_of(ln, (int)json_integer_value(json_object_get(e, "tid")));
 		if (!strcmp(ph, "X")) {
 			const char *cat = str(e, "cat");
-			double w = num(e, "dur") * scale;
+			double w = num(e, "dur") * p->scale;
 
 			fprintf(m, "<rect class='slice %s' x='%.2f' y=%d width='%.2f' height=%d><title>",
 				cat, x, ln->y + row * ROW, w > 0.5 ? w : 0.5, ROW - 3);
 			esc(m, str(e, "name"));
-			fprintf(m, " (%s, %.3f %s)</title></rect>\n", cat, num(e, "dur"), unit);
+			fprintf(m, " (%s, %.3f %s)</title></rect>\n", cat, num(e, "dur"), p->unit);
 		} else if (!strcmp(str(e, "cat"), "detector")) {
 			fprintf(m, "<g class=detector data-detector='");
 			esc(m, str(json_object_get(e, "args"), "detector"));
@@ -187,49 +206,82 @@ static void timeline(FILE *m, json_t *trace)
 			fputs("</title></line>\n", m);
 		}
 	}
-	/* global instants (a report with no thread, the window) span every lane */
-	json_array_foreach(events, i, e) {
-		double x = LANE_LABEL + (num(e, "ts") - t0) * scale;
+}
 
-		if (strcmp(str(e, "ph"), "i") || strcmp(str(e, "s"), "g") || num(e, "ts") < t0 ||
-		    num(e, "ts") > t1)
+/* Global instants (a report with no thread, the window) span every lane. */
+static void plot_instants(FILE *m, const struct plot *p)
+{
+	size_t i;
+	json_t *e;
+
+	json_array_foreach(p->events, i, e) {
+		double x = plot_x(p, e);
+
+		if (strcmp(str(e, "ph"), "i") || strcmp(str(e, "s"), "g") || num(e, "ts") < p->t0 ||
+		    num(e, "ts") > p->t1)
 			continue;
 		if (!strcmp(str(e, "cat"), "detector")) {
 			fprintf(m, "<g class=detector data-detector='");
 			esc(m, str(json_object_get(e, "args"), "detector"));
-			fprintf(m, "'><line x1='%.2f' x2='%.2f' y1=10 y2=%d stroke='#d00'/><title>", x, x, y);
+			fprintf(m, "'><line x1='%.2f' x2='%.2f' y1=10 y2=%d stroke='#d00'/><title>", x, x,
+				p->height);
 		} else {
 			fprintf(m, "<g class=window><line x1='%.2f' x2='%.2f' y1=10 y2=%d stroke='#444' "
-				"stroke-dasharray='4 3'/><title>", x, x, y);
+				"stroke-dasharray='4 3'/><title>", x, x, p->height);
 		}
 		esc(m, str(e, "name"));
 		fputs("</title></g>\n", m);
 	}
-	/* flow arrows: "s" then "f" with the same id */
-	json_array_foreach(events, i, e) {
-		size_t j;
-		json_t *f;
+}
 
+/* Flow arrows: an "s" event to each "f" with the same id. */
+static void plot_flows(FILE *m, struct plot *p)
+{
+	size_t i, j;
+	json_t *e, *f;
+
+	json_array_foreach(p->events, i, e) {
 		if (strcmp(str(e, "ph"), "s"))
 			continue;
-		json_array_foreach(events, j, f) {
+		json_array_foreach(p->events, j, f) {
 			struct lane *a, *b;
 
 			if (strcmp(str(f, "ph"), "f") ||
 			    json_integer_value(json_object_get(f, "id")) !=
 			    json_integer_value(json_object_get(e, "id")))
 				continue;
-			a = lane_of(l, n, (int)json_integer_value(json_object_get(e, "pid")));
-			b = lane_of(l, n, (int)json_integer_value(json_object_get(f, "pid")));
+			a = lane_of(p->l, p->n, (int)json_integer_value(json_object_get(e, "pid")));
+			b = lane_of(p->l, p->n, (int)json_integer_value(json_object_get(f, "pid")));
 			if (!a || !b)
 				continue;
 			fprintf(m, "<line class=flow x1='%.2f' y1=%d x2='%.2f' y2=%d "
-				"marker-end='url(#arrow)'><title>", LANE_LABEL + (num(e, "ts") - t0) * scale,
-				a->y + ROW / 2, LANE_LABEL + (num(f, "ts") - t0) * scale, b->y + ROW / 2);
+				"marker-end='url(#arrow)'><title>", plot_x(p, e), a->y + ROW / 2,
+				plot_x(p, f), b->y + ROW / 2);
 			esc(m, str(e, "name"));
 			fputs("</title></line>\n", m);
 		}
 	}
+}
+
+static void timeline(FILE *m, json_t *trace)
+{
+	struct plot p;
+
+	plot_frame(&p, trace);
+	fprintf(m, "<p class=note>%d lanes, %.3f to %.3f %s; the window in which every involved "
+		"thread's events are complete begins at %.3f (dashed line). Wheel: zoom; drag: pan; "
+		"double-click: reset. Hover a bar for its name.</p>\n", p.n, p.t0, p.t1, p.unit,
+		num(json_object_get(trace, "otherData"), "window_from"));
+	fprintf(m, "<svg id=timeline xmlns='http://www.w3.org/2000/svg' width='%d' height='%d' "
+		"viewBox='0 0 %d %d'>\n", LANE_LABEL + PLOT_WIDTH + 10, p.height + 10,
+		LANE_LABEL + PLOT_WIDTH + 10, p.height + 10);
+	fprintf(m, "<defs><marker id=arrow viewBox='0 0 10 10' refX=9 refY=5 markerWidth=6 "
+		"markerHeight=6 orient=auto><path d='M0,0 L10,5 L0,10 z' fill='#c00'/></marker>"
+		"</defs>\n<g id=plot>\n");
+	plot_lanes(m, &p);
+	plot_events(m, &p);
+	plot_instants(m, &p);
+	plot_flows(m, &p);
 	fputs("</g></svg>\n", m);
 }
 
