@@ -30,6 +30,35 @@ for build in plain tsan; do
 	done
 done
 
+# -- determinism stepping through the locks' code (--locks code) in every era: the ticket
+# locks' turn words once followed their addresses and percpu-rwsem's counts the CPU a thread
+# ran on, and 4.4 and 6.x schedules came out differently in one run in two
+for era in $("$plain" eras | cut -f1); do
+	for seed in 1 3; do
+		if "$plain" run --sched random --locks code --kernel "$era" --steps 6000 --seed "$seed" \
+			--check-determinism --duration 60 --quiet --out "$out/det" >"$out/log" 2>&1 &&
+			grep -q '^determinism: PASS' "$out/log"; then
+			ok "determinism (--locks code, $era, seed $seed)"
+		else
+			bad "determinism (--locks code, $era, seed $seed)"
+			grep '^determinism' "$out/log" | sed 's/^/    /'
+		fi
+	done
+done
+
+# -- a schedule stepping through a variant's code replays exactly: the catalogue's
+# reader-first tasklist_lock, starved under --locks code
+"$plain" explore --tasklist-lock rwlock-rpref --locks code --sched random --seed 1 --runs 20 \
+	--duration 60 --out "$out/code" >"$out/log" 2>&1
+report=$(sed -n 's/^  report: //p' "$out/log" | head -1)
+if [ -f "$report" ] && grep -q '"locks": "code"' "$report" &&
+	"$plain" replay "$report" >"$out/log2" 2>&1 && grep -q '^replay: reproduced' "$out/log2"; then
+	ok "a --locks code report replays: $(grep '^replay: reproduced' "$out/log2")"
+else
+	bad "a --locks code report: found and replayed"
+	cat "$out/log" "$out/log2" 2>/dev/null | tail -3 | sed 's/^/    /'
+fi
+
 # -- fixed twins: a controlled run of the correct model is clean in every build
 for build in plain tsan asan; do
 	for sched in $("$plain" schedulers); do

@@ -35,6 +35,14 @@
 #include "../core/rcu.h"
 #include "../core/thread.h"
 
+/*
+ * A controlled run stepping through the code runs on a machine of its own: STEP_CPUS CPUs,
+ * a thread on the one the decision count names, so a reader may leave on another CPU than it
+ * came in on, and the schedule is the same on every machine and in every run (with
+ * sched_getcpu a writer's sum, read count by count between decisions, came out differently).
+ */
+#define STEP_CPUS	2
+
 /* rcu_sync's states (kernel/rcu/sync.c): readers take the fast path only when idle. */
 enum { RSS_IDLE, RSS_ENTER, RSS_PASSED, RSS_EXIT, RSS_REPLAY };
 
@@ -75,7 +83,7 @@ static struct percpu_rwsem *sem_of(struct cgt_lock *lock)
 static void pcpu_init(struct cgt_lock *lock)
 {
 	long n = sysconf(_SC_NPROCESSORS_CONF);
-	unsigned int cpus = n > 0 ? (unsigned int)n : 1;
+	unsigned int cpus = n > STEP_CPUS ? (unsigned int)n : STEP_CPUS;
 	struct percpu_rwsem *s = NULL;
 
 	if (posix_memalign((void **)&s, 64, sizeof(*s) + cpus * sizeof(s->count[0]))) {
@@ -94,9 +102,15 @@ static void pcpu_init(struct cgt_lock *lock)
 /* this_cpu_ptr(sem->read_count): atomic, as a user thread can be moved mid-update */
 static long *this_cpu_count(struct percpu_rwsem *s)
 {
-	int cpu = sched_getcpu();
+	int cpu = lk_stepper() ? (int)(READ_ONCE(cgt_step_clock) % STEP_CPUS) : sched_getcpu();
 
 	return &s->count[(cpu > 0 ? (unsigned int)cpu : 0) % s->nr_cpus].n;
+}
+
+/* The counts a writer sums: this machine's CPUs, or the stepping model's. */
+static unsigned int nr_counts(const struct percpu_rwsem *s)
+{
+	return lk_stepper() ? STEP_CPUS : s->nr_cpus;
 }
 
 static bool rcu_sync_is_idle(struct percpu_rwsem *s)
@@ -362,7 +376,7 @@ static bool readers_active(struct percpu_rwsem *s)
 {
 	long sum = 0;
 
-	for (unsigned int i = 0; i < s->nr_cpus; i++)
+	for (unsigned int i = 0; i < nr_counts(s); i++)
 		sum += lk_load(&s->count[i].n, __ATOMIC_SEQ_CST);
 	return sum != 0;
 }

@@ -10,8 +10,10 @@
  * spin.
  *
  * Each ticket sleeps on its own turn word, one of CGT_TICKET_TURNS shared by every lock
- * (a lock's consecutive tickets take consecutive words), which a release bumps before its
- * wake. On one word shared by the whole queue, each wake walked every sleeper in the
+ * (a lock's consecutive tickets take consecutive words, from a place given by the order the
+ * locks were made in, not by their addresses: a controlled run stepping through the code
+ * sees another lock's bump of a shared word, and must see it at the same step every run),
+ * which a release bumps before its wake. On one word shared by the whole queue, each wake walked every sleeper in the
  * futex's hash bucket: 10,000 queued forks went at 300 a second. There are as many words
  * as a queue can be long at 30,000 threads: with 1,024, 25,000 exits queued on
  * tasklist_lock put about 25 sleepers on each word, every hand-over woke them all, and the
@@ -25,16 +27,20 @@
 #define CGT_TICKET_SPINS	1024
 #define CGT_TICKET_TURNS	65536
 
+#define CGT_TICKET_SPREAD	4096	/* words between two locks' first tickets */
+
 static uint32_t turns[CGT_TICKET_TURNS];
+static uint32_t ticket_ids;
 
 static uint32_t *turn(const struct ticket_lock *t, uint32_t ticket)
 {
-	return &turns[((uintptr_t)t / sizeof(*t) + ticket) % CGT_TICKET_TURNS];
+	return &turns[(t->id * CGT_TICKET_SPREAD + ticket) % CGT_TICKET_TURNS];
 }
 
 void ticket_init(struct ticket_lock *t)
 {
 	t->next = t->owner = t->sleepers = 0;
+	t->id = __atomic_fetch_add(&ticket_ids, 1, __ATOMIC_RELAXED);
 }
 
 /* Ticket @me was not served at once: spin near the head of the queue, sleep further back. */

@@ -35,6 +35,7 @@ struct ticket_lock {
 	uint32_t next;		/* next ticket to hand out */
 	uint32_t owner;		/* ticket now served */
 	uint32_t sleepers;	/* waiters asleep, or about to be */
+	uint32_t id;		/* where its turn words begin (spin.c) */
 };
 
 void ticket_init(struct ticket_lock *t);
