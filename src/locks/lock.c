@@ -273,37 +273,143 @@ static bool passed_queued_writer(struct cgt_lock *lock, long asked)
 	return mark >= 0 && asked > mark;
 }
 
+/*
+ * A writer is passed by the reads that asked after it did and got in first. Counted from
+ * here, where the wait begins (readers that got in while it was held at the point,
+ * preempted, perturbed or switched away from, came before it asked), and from the reads
+ * asked for rather than taken: readers queued ahead of it (a FIFO lock) do not pass it. A
+ * reader counts itself only if a writer waits (it asked after that writer): with no writer
+ * waiting nobody is passed, and a shared lock's readers write nothing shared. Returns
+ * whether this acquisition counts; @reads0 and @writes0 are what a writer compares with.
+ */
+static bool ask(struct cgt_lock *lock, int side, long *reads0, long *writes0)
+{
+	*reads0 = *writes0 = 0;
+	if (side == CGT_READ) {
+		if (!__atomic_load_n(&lock->writers_waiting, __ATOMIC_RELAXED))
+			return false;
+		*reads0 = __atomic_add_fetch(&lock->read_asks, 1, __ATOMIC_SEQ_CST);
+		return true;
+	}
+	rebased_lock = NULL;
+	__atomic_fetch_add(&lock->writers_waiting, 1, __ATOMIC_SEQ_CST);
+	*reads0 = __atomic_load_n(&lock->read_asks, __ATOMIC_RELAXED);
+	*writes0 = __atomic_load_n(&lock->writes, __ATOMIC_RELAXED);
+	return true;
+}
+
+/* What the watchdogs see of a wait that begins at @since (core/thread.h). */
+static void wait_begin(struct cgt_thread *t, struct cgt_lock *lock, int side, long reads0,
+		       long writes0, uint64_t since)
+{
+	/* what the starvation watch compares, for a waiting writer */
+	if (side == CGT_WRITE) {
+		WRITE_ONCE(t->wait_reads_seen, reads0);
+		WRITE_ONCE(t->wait_writes_seen, writes0);
+		WRITE_ONCE(t->wait_readers_since_ns, since);
+	}
+	WRITE_ONCE(t->wait_acq_seen, cgt_lock_acquisitions(lock));
+	WRITE_ONCE(t->wait_static, !lock->dynamic);
+	cgt_wait_begin_at(lock, lock->name, side == CGT_WRITE ? CGT_WAIT_WRITE : CGT_WAIT_READ,
+			  since);
+}
+
+/*
+ * Mutual exclusion, checked at the cost of one exchange per write: a writer finds no other
+ * writer in, a reader finds none (readers beside writers under RCU are the point of an
+ * rcu_readers variant). Which detector reports it is the caller's choice. Relaxed, so that
+ * the check orders nothing: an acquire/release pair here would hand TSan the happens-before
+ * a variant's own missing release fails to give. Coherence is enough: after a correct
+ * variant's acquire, the last holder's clearing store is seen. Returns the thread it should
+ * have kept out, or 0.
+ */
+static int excluded(struct cgt_lock *lock, int side, const struct cgt_thread *t)
+{
+	if (lock->ops->rcu_readers)
+		return 0;
+	if (side == CGT_WRITE)
+		return __atomic_exchange_n(&lock->writer_in, t ? t->id : -1, __ATOMIC_RELAXED);
+	return __atomic_load_n(&lock->writer_in, __ATOMIC_RELAXED);
+}
+
+/* A writer got in: whom it was passed by, and the counts the watchers compare. */
+static void writer_in(struct cgt_lock_op *op, long reads0, long writes0)
+{
+	struct cgt_lock *lock = op->lock;
+
+	writer_unqueue(lock);
+	writer_passed(op, reads0, writes0);
+	/* only the holder of the write side counts writes: no locked instruction */
+	cgt_count_bump(&lock->writes);
+	__atomic_fetch_sub(&lock->writers_waiting, 1, __ATOMIC_RELAXED);
+}
+
+/*
+ * A reader got in: whether it passed a queued writer (only a variant's own code says when
+ * its writer queued: @own_code), and the counts the watchers compare.
+ */
+static void reader_in(struct cgt_lock_op *op, bool counted, long reads0, bool own_code)
+{
+	struct cgt_lock *lock = op->lock;
+
+	/* a reader of an exclusive variant holds it alone: it counts without a lock prefix */
+	if (!lock->ops->shared)
+		cgt_count_bump(&lock->exclusive_reads);
+	if (counted && own_code && passed_queued_writer(lock, reads0)) {
+		op->passed_queued = __atomic_add_fetch(&lock->passed_queued, 1, __ATOMIC_RELAXED);
+		stat_max(&lock->class->worst_queued_passed, (uint64_t)op->passed_queued);
+	}
+	if (counted)
+		__atomic_fetch_add(&lock->reads, 1, __ATOMIC_RELAXED);
+	else if (__atomic_load_n(&lock->writers_waiting, __ATOMIC_RELAXED))
+		/* it asked before the writer did, so it did not pass it: but the lock moved */
+		__atomic_fetch_add(&lock->read_moves, 1, __ATOMIC_RELAXED);
+}
+
+/* What the hang detector's wait-for graph reads: the locks a thread holds, and since when. */
+static void held_push(struct cgt_thread *t, struct cgt_lock *lock, int side, uint64_t since)
+{
+	int n = READ_ONCE(t->nheld);
+
+	if (n >= CGT_MAX_HELD)
+		return;
+	WRITE_ONCE(t->held[n].lock, lock);
+	WRITE_ONCE(t->held[n].name, lock->name);
+	WRITE_ONCE(t->held[n].write, side);
+	WRITE_ONCE(t->held[n].since_ns, since);
+	__atomic_store_n(&t->nheld, n + 1, __ATOMIC_RELEASE);
+}
+
+/* Locks are mostly released in reverse order: searched from the top. */
+static void held_pop(struct cgt_thread *t, const struct cgt_lock *lock)
+{
+	int n = READ_ONCE(t->nheld);
+
+	for (int i = n - 1; i >= 0; i--) {
+		if (t->held[i].lock != lock)
+			continue;
+		for (int k = i; k < n - 1; k++) {
+			WRITE_ONCE(t->held[k].lock, t->held[k + 1].lock);
+			WRITE_ONCE(t->held[k].name, t->held[k + 1].name);
+			WRITE_ONCE(t->held[k].write, t->held[k + 1].write);
+			WRITE_ONCE(t->held[k].since_ns, t->held[k + 1].since_ns);
+		}
+		__atomic_store_n(&t->nheld, n - 1, __ATOMIC_RELEASE);
+		return;
+	}
+}
+
 void cgt_lock_acquire(struct cgt_lock *lock, int side)
 {
 	const struct cgt_sync_ops *sync = cgt_sync();
 	struct cgt_thread *t = cgt_self;
-	struct cgt_lock_class *c = lock->class;
 	struct cgt_lock_op op = { .lock = lock, .side = side };
-	long reads0 = 0, writes0 = 0;
+	long reads0, writes0;
 	uint64_t since, waited;
 	bool counted;
 
 	cgt_point(CGT_PT_LOCK_WAIT, &op);
-	/*
-	 * A writer is passed by the reads that asked after it did and got in first. Counted
-	 * from here, where the wait begins (readers that got in while it was held at the point,
-	 * preempted, perturbed or switched away from, came before it asked), and from the reads
-	 * asked for rather than taken: readers queued ahead of it (a FIFO lock) do not pass it.
-	 * A reader counts itself only if a writer waits (it asked after that writer): with no
-	 * writer waiting nobody is passed, and a shared lock's readers write nothing shared.
-	 */
-	if (side == CGT_WRITE) {
-		rebased_lock = NULL;
-		__atomic_fetch_add(&lock->writers_waiting, 1, __ATOMIC_SEQ_CST);
-		counted = true;
-		reads0 = __atomic_load_n(&lock->read_asks, __ATOMIC_RELAXED);
-	} else {
-		counted = __atomic_load_n(&lock->writers_waiting, __ATOMIC_RELAXED);
-		if (counted)
-			reads0 = __atomic_add_fetch(&lock->read_asks, 1, __ATOMIC_SEQ_CST);
-	}
-	if (side == CGT_WRITE)
-		writes0 = __atomic_load_n(&lock->writes, __ATOMIC_RELAXED);
+	counted = ask(lock, side, &reads0, &writes0);
 	/*
 	 * The watchdogs judge waits and holds in seconds, so no fine clock here: the wait's
 	 * start from the kernel's coarse clock, which a loaded machine cannot make stale (a
@@ -311,18 +417,8 @@ void cgt_lock_acquire(struct cgt_lock *lock, int side)
 	 * tick, which if late can only shorten the wait (base/clock.h).
 	 */
 	since = cgt_clock_coarse_ns();
-	if (t) {
-		/* what the starvation watch compares, for a waiting writer */
-		if (side == CGT_WRITE) {
-			WRITE_ONCE(t->wait_reads_seen, reads0);
-			WRITE_ONCE(t->wait_writes_seen, writes0);
-			WRITE_ONCE(t->wait_readers_since_ns, since);
-		}
-		WRITE_ONCE(t->wait_acq_seen, cgt_lock_acquisitions(lock));
-		WRITE_ONCE(t->wait_static, !lock->dynamic);
-		cgt_wait_begin_at(lock, lock->name,
-				  side == CGT_WRITE ? CGT_WAIT_WRITE : CGT_WAIT_READ, since);
-	}
+	if (t)
+		wait_begin(t, lock, side, reads0, writes0, since);
 
 	if (sync)
 		sync->lock_acquire(lock, side);
@@ -345,56 +441,17 @@ void cgt_lock_acquire(struct cgt_lock *lock, int side)
 	 */
 	if (side == CGT_WRITE && sync && sync->lock_step && queued_lock == lock)
 		reads0 = queued_mark;
-	/*
-	 * Mutual exclusion, checked at the cost of one exchange per write: a writer finds no
-	 * other writer in, a reader finds none (readers beside writers under RCU are the point
-	 * of an rcu_readers variant). Which detector reports it is the caller's choice. Relaxed,
-	 * so that the check orders nothing: an acquire/release pair here would hand TSan the
-	 * happens-before a variant's own missing release fails to give. Coherence is enough:
-	 * after a correct variant's acquire, the last holder's clearing store is seen.
-	 */
-	if (!lock->ops->rcu_readers)
-		op.excluded = side == CGT_WRITE ?
-			__atomic_exchange_n(&lock->writer_in, t ? t->id : -1, __ATOMIC_RELAXED) :
-			__atomic_load_n(&lock->writer_in, __ATOMIC_RELAXED);
-	if (side == CGT_WRITE) {
-		writer_unqueue(lock);
-		writer_passed(&op, reads0, writes0);
-		/* only the holder of the write side counts writes: no locked instruction */
-		cgt_count_bump(&lock->writes);
-		__atomic_fetch_sub(&lock->writers_waiting, 1, __ATOMIC_RELAXED);
-	} else {
-		/* a reader of an exclusive variant holds it alone: it counts without a lock prefix */
-		if (!lock->ops->shared)
-			cgt_count_bump(&lock->exclusive_reads);
-		/* only a variant's own code says when its writer queued */
-		if (counted && (!sync || sync->lock_step) && passed_queued_writer(lock, reads0)) {
-			op.passed_queued = __atomic_add_fetch(&lock->passed_queued, 1,
-							      __ATOMIC_RELAXED);
-			stat_max(&c->worst_queued_passed, (uint64_t)op.passed_queued);
-		}
-		if (counted)
-			__atomic_fetch_add(&lock->reads, 1, __ATOMIC_RELAXED);
-		else if (__atomic_load_n(&lock->writers_waiting, __ATOMIC_RELAXED))
-			/* it asked before the writer did, so it did not pass it: but the lock moved */
-			__atomic_fetch_add(&lock->read_moves, 1, __ATOMIC_RELAXED);
-	}
+	op.excluded = excluded(lock, side, t);
+	if (side == CGT_WRITE)
+		writer_in(&op, reads0, writes0);
+	else
+		reader_in(&op, counted, reads0, !sync || sync->lock_step);
 	if (t)
 		cgt_wait_end();
-	count_acquired(c, side);
-	stat_max(&c->wait_max_ns[side], waited);
-
-	if (t) {
-		int n = READ_ONCE(t->nheld);
-
-		if (n < CGT_MAX_HELD) {
-			WRITE_ONCE(t->held[n].lock, lock);
-			WRITE_ONCE(t->held[n].name, lock->name);
-			WRITE_ONCE(t->held[n].write, side);
-			WRITE_ONCE(t->held[n].since_ns, since + waited);
-			__atomic_store_n(&t->nheld, n + 1, __ATOMIC_RELEASE);
-		}
-	}
+	count_acquired(lock->class, side);
+	stat_max(&lock->class->wait_max_ns[side], waited);
+	if (t)
+		held_push(t, lock, side, since + waited);
 	cgt_point(CGT_PT_LOCK_HELD, &op);
 }
 
@@ -412,22 +469,7 @@ void cgt_lock_release(struct cgt_lock *lock, int side)
 		lock->ops->write_unlock(lock);
 	else
 		lock->ops->read_unlock(lock);
-	if (t) {
-		int n = READ_ONCE(t->nheld);
-
-		/* locks are mostly released in reverse order; search from the top */
-		for (int i = n - 1; i >= 0; i--) {
-			if (t->held[i].lock != lock)
-				continue;
-			for (int k = i; k < n - 1; k++) {
-				WRITE_ONCE(t->held[k].lock, t->held[k + 1].lock);
-				WRITE_ONCE(t->held[k].name, t->held[k + 1].name);
-				WRITE_ONCE(t->held[k].write, t->held[k + 1].write);
-				WRITE_ONCE(t->held[k].since_ns, t->held[k + 1].since_ns);
-			}
-			__atomic_store_n(&t->nheld, n - 1, __ATOMIC_RELEASE);
-			break;
-		}
-	}
+	if (t)
+		held_pop(t, lock);
 	cgt_point(CGT_PT_LOCK_RELEASE, &op);
 }
