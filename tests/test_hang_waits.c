@@ -354,6 +354,78 @@ Test(hang_waits, hang_sleeping_lock_waiter_alone_and_runnable_is_no_hang)
 		      "a woken mutex waiter waiting for a CPU was called hung");
 }
 
+/*
+ * A sleeping lock its holder let go a moment ago, with a sleeper the wake has not reached
+ * yet (a machine loaded many times over: a 3.14 soak run's cgroup_mutex, held for seconds by
+ * a writer the reader-first css_set_lock kept out, had 16 sleepers and no holder for a moment
+ * and was reported). The holder spins, holding it, for two stalls; the sleeper's record then
+ * stays asleep @after_s longer, with nobody in its way.
+ */
+struct let_go {
+	struct cgt_lock lock;
+	struct cgt_thread self;
+	double hold_s;
+	int holding;
+};
+
+static void *let_go_holder(void *arg)
+{
+	struct let_go *c = arg;
+	double end;
+
+	cgt_thread_register(&c->self, CGT_ROLE_ACTOR, 2);
+	cgt_write_lock(&c->lock);
+	__atomic_store_n(&c->holding, 1, __ATOMIC_RELEASE);
+	for (end = now_sec() + c->hold_s; now_sec() < end; )
+		cpu_relax();
+	cgt_write_unlock(&c->lock);
+	cgt_thread_unregister(&c->self);
+	return NULL;
+}
+
+static bool let_go_then_asleep(double after_s)
+{
+	static struct let_go c;
+	const double stall = 1.0;
+	struct cgt_thread self;
+	pthread_t holder;
+	bool hung;
+
+	fresh_state();
+	start_detectors(stall, 0);
+	memset(&c, 0, sizeof(c));
+	c.hold_s = 2 * stall;
+	cgt_lock_init(&c.lock, cgt_lock_find("mutex"), "test_lock");
+	cgt_thread_register(&self, CGT_ROLE_ACTOR, 1);
+	cr_assert_eq(pthread_create(&holder, NULL, let_go_holder, &c), 0);
+	while (!__atomic_load_n(&c.holding, __ATOMIC_ACQUIRE))
+		sleep_ms(1);
+	WRITE_ONCE(self.wait_static, 1);
+	cgt_wait_begin_at(&c.lock, "test_lock", CGT_WAIT_WRITE, cgt_clock_coarse_ns());
+	pthread_join(holder, NULL);
+	sleep_ms((long)(after_s * 1000));
+	cgt_wait_end();
+	hung = cgt_failure_count(CGT_DET_HANG) > 0;
+	cgt_detect_stop();
+	cgt_thread_unregister(&self);
+	cgt_lock_destroy(&c.lock);
+	return hung;
+}
+
+Test(hang_waits, hang_sleeping_lock_just_let_go_is_no_hang)
+{
+	cr_assert_not(let_go_then_asleep(0.3),
+		      "a mutex's sleeper the wake had not reached a moment after its holder let "
+		      "go was called hung");
+}
+
+Test(hang_waits, hang_sleeping_lock_let_go_and_left_asleep_is_a_lost_wakeup)
+{
+	cr_assert(let_go_then_asleep(3.0),
+		  "a mutex's sleeper left asleep a whole stall after its holder let go went "
+		  "unreported");
+}
+
 Test(hang_waits, hang_spinning_lock_waiter_alone_is_a_hang_though_runnable)
 {
 	cr_assert(lone_wait(LONE_SPINNING_LOCK, true),

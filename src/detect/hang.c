@@ -239,18 +239,21 @@ out:
 
 /*
  * When each static lock was last seen taken: a lock that moved once after a thread began to
- * wait (its writer got in, then deadlocked) has not moved since. Looked at by the watchdog
- * alone; a lock seen for the first time counts as just moved.
+ * wait (its writer got in, then deadlocked) has not moved since. And when a waiter of it last
+ * had someone in its way. Looked at by the watchdog alone; a lock seen for the first time
+ * counts as just moved, and as never in anyone's way.
  */
 #define MAX_LOCKS_SEEN	32
 static struct {
 	const void *lock;
 	long acquisitions;
 	uint64_t changed_ns;
+	uint64_t in_way_ns;
 } locks_seen[MAX_LOCKS_SEEN];
 static int nlocks_seen;
 
-static uint64_t lock_changed(const void *lock, uint64_t now)
+/* @lock's entry, made when first seen; NULL if the table is full. */
+static int lock_seen(const void *lock, uint64_t now)
 {
 	long acq = cgt_lock_acquisitions(lock);
 	int k;
@@ -259,16 +262,24 @@ static uint64_t lock_changed(const void *lock, uint64_t now)
 		;
 	if (k == nlocks_seen) {
 		if (k == MAX_LOCKS_SEEN)
-			return now;
+			return -1;
 		nlocks_seen++;
 		locks_seen[k].lock = lock;
 		locks_seen[k].acquisitions = acq;
 		locks_seen[k].changed_ns = now;
+		locks_seen[k].in_way_ns = 0;
 	} else if (locks_seen[k].acquisitions != acq) {
 		locks_seen[k].acquisitions = acq;
 		locks_seen[k].changed_ns = now;
 	}
-	return locks_seen[k].changed_ns;
+	return k;
+}
+
+static uint64_t lock_changed(const void *lock, uint64_t now)
+{
+	int k = lock_seen(lock, now);
+
+	return k < 0 ? now : locks_seen[k].changed_ns;
 }
 
 /* Has the static lock @t waits for been taken since @t began to wait, and within the stall? */
@@ -352,10 +363,46 @@ static const char *cpu_state(const struct cgt_thread *t, char *buf, size_t len)
 
 enum { MOVES = 1, STOPPED };
 
+static bool static_lock_wait(const struct cgt_thread *t)
+{
+	return t->wait_obj && t->wait_static &&
+	       (t->wait_kind == CGT_WAIT_READ || t->wait_kind == CGT_WAIT_WRITE);
+}
+
+/* Each waiter of a static lock with someone in its way: when that lock was last so. */
+static void note_in_way(const struct graph *g, uint64_t now)
+{
+	for (int w = 0; w < g->n; w++) {
+		int k;
+
+		if (g->nout[w] && static_lock_wait(&g->v[w]) &&
+		    (k = lock_seen(g->v[w].wait_obj, now)) >= 0)
+			locks_seen[k].in_way_ns = now;
+	}
+}
+
+/*
+ * A waiter with nobody in its way whose lock had someone in a waiter's way within the stall
+ * was just let go: its holder left, and the wake is on its way to a machine too loaded to
+ * have run it yet (a 3.14 run's cgroup_mutex, held for seconds by a writer the reader-first
+ * css_set_lock kept out, had 16 sleepers and no holder for a moment, and was reported).
+ * A lock let go with sleepers that stays free for a whole stall is a lost wake-up still.
+ */
+static bool just_let_go(const struct graph *g, int i, uint64_t now, uint64_t stall)
+{
+	const struct cgt_thread *t = &g->v[i];
+	int k;
+
+	if (g->nout[i] || !static_lock_wait(t) || (k = lock_seen(t->wait_obj, now)) < 0)
+		return false;
+	return locks_seen[k].in_way_ns && cgt_age_ns(now, locks_seen[k].in_way_ns) <= stall;
+}
+
 static bool moves(struct graph *g, int i, uint64_t now, uint64_t stall)
 {
 	if (!g->moves[i])
-		g->moves[i] = g->cut || thread_moves(&g->v[i], now, stall) ? MOVES : STOPPED;
+		g->moves[i] = g->cut || thread_moves(&g->v[i], now, stall) ||
+			      just_let_go(g, i, now, stall) ? MOVES : STOPPED;
 	return g->moves[i] == MOVES;
 }
 
@@ -724,6 +771,7 @@ static void hang_watch(const struct cgt_thread *v, int n, uint64_t now)
 		any = v[i].wait_obj != NULL;
 	if (!any || graph_build(&g, v, n))
 		return;
+	note_in_way(&g, now);
 	graph_progress(&g, now, stall);
 	recheck_stopped(&g, now, stall);
 	note_queues(&g, now, stall);
