@@ -437,10 +437,13 @@ void cgt_lock_acquire(struct cgt_lock *lock, int side)
 	/*
 	 * Under the scheduler a variant's own writer queues only where its code says so: reads
 	 * that got in before (the queued rwlock's fast path, until _QW_WAITING is set) passed
-	 * nobody. A controlled run judges starvation by reads passed, so it counts from there.
+	 * nobody, and none passed a writer whose fast path took the lock (PCT may keep it from
+	 * its first instruction for thousands of decisions). A controlled run judges starvation
+	 * by reads passed, so it counts from there.
 	 */
-	if (side == CGT_WRITE && sync && sync->lock_step && queued_lock == lock)
-		reads0 = queued_mark;
+	if (side == CGT_WRITE && sync && sync->lock_step && lock->ops->steps)
+		reads0 = queued_lock == lock ? queued_mark :
+			 __atomic_load_n(&lock->reads, __ATOMIC_RELAXED);
 	op.excluded = excluded(lock, side, t);
 	if (side == CGT_WRITE)
 		writer_in(&op, reads0, writes0);
