@@ -422,10 +422,8 @@ void cgt_lock_acquire(struct cgt_lock *lock, int side)
 
 	if (sync)
 		sync->lock_acquire(lock, side);
-	else if (side == CGT_WRITE)
-		lock->ops->write_lock(lock);
 	else
-		lock->ops->read_lock(lock);
+		cgt_lock_ops_take(lock, side);
 
 	waited = cgt_age_ns(cgt_clock_tick_ns(), since);
 	op.waited_ns = op.readers_ns = waited;
@@ -468,10 +466,8 @@ void cgt_lock_release(struct cgt_lock *lock, int side)
 		__atomic_store_n(&lock->writer_in, 0, __ATOMIC_RELAXED);
 	if (sync)
 		sync->lock_release(lock, side);
-	else if (side == CGT_WRITE)
-		lock->ops->write_unlock(lock);
 	else
-		lock->ops->read_unlock(lock);
+		cgt_lock_ops_drop(lock, side);
 	if (t)
 		held_pop(t, lock);
 	cgt_point(CGT_PT_LOCK_RELEASE, &op);

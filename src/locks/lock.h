@@ -154,6 +154,23 @@ void cgt_lock_writer_rebase(struct cgt_lock *lock);
 void cgt_lock_acquire(struct cgt_lock *lock, int side);
 void cgt_lock_release(struct cgt_lock *lock, int side);
 
+/* The variant's own code for @side, and nothing else: what the two above wrap. */
+static inline void cgt_lock_ops_take(struct cgt_lock *lock, int side)
+{
+	if (side == CGT_WRITE)
+		lock->ops->write_lock(lock);
+	else
+		lock->ops->read_lock(lock);
+}
+
+static inline void cgt_lock_ops_drop(struct cgt_lock *lock, int side)
+{
+	if (side == CGT_WRITE)
+		lock->ops->write_unlock(lock);
+	else
+		lock->ops->read_unlock(lock);
+}
+
 static inline void cgt_read_lock(struct cgt_lock *lock)
 {
 	cgt_lock_acquire(lock, CGT_READ);

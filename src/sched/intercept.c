@@ -108,22 +108,18 @@ static void code_futex_wake(uint32_t *addr)
 
 static void code_lock_acquire(struct cgt_lock *lock, int side)
 {
-	if (!lock->ops->steps)
-		cgt_coop_lock(lock, side);
-	else if (side == CGT_WRITE)
-		lock->ops->write_lock(lock);
+	if (lock->ops->steps)
+		cgt_lock_ops_take(lock, side);
 	else
-		lock->ops->read_lock(lock);
+		cgt_coop_lock(lock, side);
 }
 
 static void code_lock_release(struct cgt_lock *lock, int side)
 {
-	if (!lock->ops->steps)
-		cgt_coop_unlock(lock, side);
-	else if (side == CGT_WRITE)
-		lock->ops->write_unlock(lock);
+	if (lock->ops->steps)
+		cgt_lock_ops_drop(lock, side);
 	else
-		lock->ops->read_unlock(lock);
+		cgt_coop_unlock(lock, side);
 }
 
 /* What every controlled run sends to the scheduler: RCU, siglock and its waits, lock init. */
