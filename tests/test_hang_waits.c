@@ -426,6 +426,76 @@ Test(hang_waits, hang_sleeping_lock_let_go_and_left_asleep_is_a_lost_wakeup)
 		  "unreported");
 }
 
+/*
+ * --off-cpu's holder naps in 10 ms sleeps, runnable for a moment as each ends (on a loaded
+ * machine, for longer: a CI run's look caught it so and called the chain moving). Marked off
+ * the CPU it does not move, however runnable; the twin, the same holder unmarked and on the
+ * CPU, is at work. It holds a mutex for three stalls while a writer waits for it.
+ */
+struct off_cpu_hold {
+	struct cgt_lock lock;
+	struct cgt_thread self;
+	int off, holding, stop;
+};
+
+static void *off_cpu_holder(void *arg)
+{
+	struct off_cpu_hold *c = arg;
+
+	cgt_thread_register(&c->self, CGT_ROLE_ACTOR, 2);
+	cgt_write_lock(&c->lock);
+	cgt_thread_set_off_cpu(c->off);
+	__atomic_store_n(&c->holding, 1, __ATOMIC_RELEASE);
+	while (!__atomic_load_n(&c->stop, __ATOMIC_ACQUIRE))
+		cpu_relax();
+	cgt_thread_set_off_cpu(false);
+	cgt_write_unlock(&c->lock);
+	cgt_thread_unregister(&c->self);
+	return NULL;
+}
+
+static bool wait_for_holder(bool off_cpu)
+{
+	static struct off_cpu_hold c;
+	const double stall = 0.5;
+	struct cgt_thread self;
+	pthread_t holder;
+	bool hung;
+
+	fresh_state();
+	start_detectors(stall, 0);
+	memset(&c, 0, sizeof(c));
+	c.off = off_cpu;
+	cgt_lock_init(&c.lock, cgt_lock_find("mutex"), "test_lock");
+	cgt_thread_register(&self, CGT_ROLE_ACTOR, 1);
+	cr_assert_eq(pthread_create(&holder, NULL, off_cpu_holder, &c), 0);
+	while (!__atomic_load_n(&c.holding, __ATOMIC_ACQUIRE))
+		sleep_ms(1);
+	WRITE_ONCE(self.wait_static, 1);
+	cgt_wait_begin_at(&c.lock, "test_lock", CGT_WAIT_WRITE, cgt_clock_coarse_ns());
+	sleep_ms((long)(3 * stall * 1000));
+	cgt_wait_end();
+	hung = cgt_failure_count(CGT_DET_HANG) > 0;
+	__atomic_store_n(&c.stop, 1, __ATOMIC_RELEASE);
+	cr_assert(join_within(holder, 10.0), "the holder did not finish");
+	cgt_detect_stop();
+	cgt_thread_unregister(&self);
+	cgt_lock_destroy(&c.lock);
+	return hung;
+}
+
+Test(hang_waits, hang_holder_off_cpu_is_a_hang_though_runnable)
+{
+	cr_assert(wait_for_holder(true),
+		  "a writer waiting three stalls for a holder off the CPU went unreported");
+}
+
+Test(hang_waits, hang_holder_at_work_is_no_hang)
+{
+	cr_assert_not(wait_for_holder(false),
+		      "a writer waiting for a holder at work on the CPU was called hung");
+}
+
 Test(hang_waits, hang_spinning_lock_waiter_alone_is_a_hang_though_runnable)
 {
 	cr_assert(lone_wait(LONE_SPINNING_LOCK, true),

@@ -93,6 +93,12 @@ void cgt_thread_set_releasing(const void *group)
 		WRITE_ONCE(cgt_self->releasing, group);
 }
 
+void cgt_thread_set_off_cpu(bool off)
+{
+	if (cgt_self)
+		WRITE_ONCE(cgt_self->off_cpu, off);
+}
+
 /* The start of /proc/self/task/@os_tid/@file, NUL-terminated in @buf; false if unreadable. */
 static bool read_task_file(int os_tid, const char *file, char *buf, size_t len)
 {

@@ -60,6 +60,7 @@ struct cgt_thread {
 	int os_tid;			/* its thread in the kernel below us (gettid) */
 	int starting;			/* released (wake_up_new_task), not yet run: runnable */
 	int parked;			/* held still by the driver: not hung */
+	int off_cpu;			/* --off-cpu: off the CPU holding its locks; not moving */
 	uint32_t park_word;		/* futex: a parked thread sleeps on it, bumped to wake it */
 	int sched_id;			/* T<n> in a controlled run, else 0 */
 	uint64_t heartbeat_ns;		/* last marked point passed */
@@ -117,6 +118,11 @@ void cgt_thread_set_group(const void *group);
  * group's exits wait for that thread, and it waits for the caller to let it run.
  */
 void cgt_thread_set_releasing(const void *group);
+/*
+ * --off-cpu: the calling thread is off the CPU on purpose (true) or back (false). Its naps
+ * wake it to look at the clock, runnable for a moment each time: not progress.
+ */
+void cgt_thread_set_off_cpu(bool off);
 /*
  * Is the harness thread with kernel tid @os_tid runnable (running, or waiting for a CPU)
  * rather than asleep? On a loaded machine a thread can go seconds without a CPU: slow, not

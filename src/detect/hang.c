@@ -328,6 +328,8 @@ static bool thread_moves(const struct cgt_thread *t, uint64_t now, uint64_t stal
 		return true;
 	if (cgt_age_ns(now, t->heartbeat_ns) <= stall)
 		return true;
+	if (READ_ONCE(t->off_cpu))
+		return false;
 	/* a grace period's waiter moves while grace periods end: its own is queued behind */
 	if (t->wait_kind == CGT_WAIT_GP && cgt_age_ns(now, cgt_rcu_gp_ended_ns()) <= stall)
 		return true;
@@ -348,6 +350,8 @@ static const char *cpu_state(const struct cgt_thread *t, char *buf, size_t len)
 
 	if (t->starting)
 		return "starting (released, not yet run)";
+	if (READ_ONCE(t->off_cpu))
+		return "off the CPU (--off-cpu)";
 	if (cgt_thread_runnable(t->os_tid))
 		return "runnable";
 	nr = cgt_thread_syscall(t->os_tid);

@@ -156,9 +156,10 @@ static void actor_kill(struct task *t)
 
 /*
  * --off-cpu: the caller leaves the CPU holding what it holds. A free-running thread sleeps
- * (asleep, past no marked point: the hang watch sees a holder that does not move) until the
- * time is up or the run ends; a controlled one is blocked on a token nobody wakes, so the
- * schedule goes on without it until nothing else can run.
+ * in naps until the time is up or the run ends, marked off the CPU: the hang watch sees a
+ * holder that does not move, though each nap's end makes it runnable for a moment. A
+ * controlled one is blocked on a token nobody wakes, so the schedule goes on without it
+ * until nothing else can run.
  */
 static const int off_cpu_token;
 
@@ -171,8 +172,10 @@ static void actor_off_cpu(double seconds)
 		cgt_sched_block(&off_cpu_token);
 		return;
 	}
+	cgt_thread_set_off_cpu(true);
 	while (cgt_clock_ns() < end && !cgt_run_stopping(actor_run))
 		nanosleep(&ts, NULL);
+	cgt_thread_set_off_cpu(false);
 }
 
 const struct cgt_model_hooks cgt_actor_hooks = {
