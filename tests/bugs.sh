@@ -33,6 +33,16 @@ while IFS="$(printf '\037')" read -r bug detector build options _explore; do
 			sed 's/^/    /' "$log.page" | head -6
 			fails=$((fails + 1))
 		fi
+		# a race's accesses, function by function, are kept in report.json
+		if [ "$detector" = tsan ]; then
+			if grep -q 'report 1: data-race' "$rdir/report.json" &&
+				grep -q "bytes by TSan's T[0-9]*: [a-z_]* <- " "$rdir/report.json"; then
+				echo "ok:   $bug: report.json names the race's functions"
+			else
+				echo "FAIL: $bug: report.json keeps no stack of the race"
+				fails=$((fails + 1))
+			fi
+		fi
 	else
 		echo "FAIL: $bug ($build): status $rc, $detector did not report"
 		grep -E 'report\(s\)|^  \[' "$log" | head -5 | sed 's/^/    /'

@@ -26,7 +26,7 @@
 
 /* What a found failure must show to be the kernel's: the lock waited for, or the walk. */
 struct klog_want {
-	const char *words[4];
+	char words[8][64];
 	int nwords;
 	bool any;			/* one of the words is enough */
 };
@@ -46,6 +46,26 @@ static bool klog_match(const char *path, int detector, void *arg, char *got, siz
 	return w->any ? seen > 0 || !w->nwords : seen == w->nwords;
 }
 
+/* The first @n characters of @word, unless the list has them or is full. */
+static void want_word(struct klog_want *w, const char *word, size_t n)
+{
+	if (!n || n >= sizeof(w->words[0]) || w->nwords == 8)
+		return;
+	for (int i = 0; i < w->nwords; i++)
+		if (strlen(w->words[i]) == n && !strncmp(w->words[i], word, n))
+			return;
+	memcpy(w->words[w->nwords], word, n);
+	w->words[w->nwords++][n] = '\0';
+}
+
+/* The function a frame maps to ("css_task_iter_next (...)"), or 0 if it names none. */
+static size_t model_function(const char *model)
+{
+	size_t n = strspn(model, "abcdefghijklmnopqrstuvwxyz0123456789_");
+
+	return n && (model[n] == '\0' || model[n] == ' ') && memchr(model, '_', n) ? n : 0;
+}
+
 static void want_of(const struct cgt_kmap *m, const struct cgt_kmap_candidate *c,
 		    struct klog_want *w)
 {
@@ -54,19 +74,21 @@ static void want_of(const struct cgt_kmap *m, const struct cgt_kmap_candidate *c
 	case CGT_DET_HANG:
 	case CGT_DET_STARVATION:
 		if (m->waits_for && strcmp(m->waits_for, "rcu"))
-			w->words[w->nwords++] = m->waits_for;
+			want_word(w, m->waits_for, strlen(m->waits_for));
 		break;
 	case CGT_DET_LIVELOCK:
 		if (m->walk)
-			w->words[w->nwords++] = m->walk;
+			want_word(w, m->walk, strlen(m->walk));
 		break;
-	case CGT_DET_TSAN:
-		break;		/* its stacks are on stderr, not in report.json: the detector alone */
+	case CGT_DET_TSAN:	/* a KCSAN report: the race's functions, kept in report.json */
 	case CGT_DET_ASAN:
+		/* the kernel's function, or the model's it maps to (css_task_iter_advance's) */
 		w->any = true;
-		for (int i = 0; i < m->nframes && w->nwords < 4; i++)
-			if (m->frames[i].model && !m->frames[i].primitive)
-				w->words[w->nwords++] = m->frames[i].kernel;
+		for (int i = 0; i < m->nframes; i++)
+			if (m->frames[i].model && !m->frames[i].primitive) {
+				want_word(w, m->frames[i].kernel, strlen(m->frames[i].kernel));
+				want_word(w, m->frames[i].model, model_function(m->frames[i].model));
+			}
 		break;
 	default:
 		break;
