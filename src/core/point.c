@@ -5,7 +5,13 @@ cgt_point_hook_t cgt_point_hook;
 __thread long *cgt_cover_counts;
 
 const char *const cgt_point_names[CGT_NR_POINTS] = {
-#define X(id, desc) [CGT_PT_##id] = #id,
+#define X(id, desc, obj, group, name) [CGT_PT_##id] = #id,
+	CGT_POINTS(X)
+#undef X
+};
+
+const struct cgt_point_info cgt_point_info[CGT_NR_POINTS] = {
+#define X(id, desc, obj, group, name) [CGT_PT_##id] = { desc, CGT_PO_##obj, CGT_PG_##group, name },
 	CGT_POINTS(X)
 #undef X
 };

@@ -28,12 +28,6 @@
 
 static char story[4096];
 
-static const char *const point_descs[CGT_NR_POINTS] = {
-#define X(id, desc) [CGT_PT_##id] = desc,
-	CGT_POINTS(X)
-#undef X
-};
-
 struct ev {
 	const struct cgt_thread *t;
 	const struct cgt_event *e;
@@ -226,7 +220,7 @@ static void tell(const struct cgt_capture *c)
 			off += who(story + off, sizeof(story) - off, evs[i].t);
 		if (off < sizeof(story))
 			off += (size_t)snprintf(story + off, sizeof(story) - off, " %s",
-						point_descs[e->point]);
+						cgt_point_info[e->point].desc);
 		if (off < sizeof(story) && e->name)
 			off += (size_t)snprintf(story + off, sizeof(story) - off, ": %s", e->name);
 		if (off < sizeof(story) && e->pid && e->pid != evs[i].t->pid)

@@ -23,12 +23,6 @@
 #define MAX_LOCKS	8
 #define MAX_SLICES	1024
 
-static const char *const point_descs[CGT_NR_POINTS] = {
-#define X(id, desc) [CGT_PT_##id] = desc,
-	CGT_POINTS(X)
-#undef X
-};
-
 struct slice {
 	int track;
 	double ts, end;
@@ -233,7 +227,7 @@ static void thread_events(struct thread_trace *tt, json_t *out, double end)
 				json_object_set_new(tt->s[tt->fn].args, "start_tid",
 						    json_integer(e->pid));
 		}
-		json_array_append_new(out, instant(tt, TRACK_OPS, ts, point_descs[e->point],
+		json_array_append_new(out, instant(tt, TRACK_OPS, ts, cgt_point_info[e->point].desc,
 				      e->pid ? json_pack("{s:i}", "tid", e->pid) : json_object()));
 	}
 	/*

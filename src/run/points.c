@@ -67,32 +67,14 @@ static bool perturb(long max_ns, bool meets)
 static const struct task *point_task(enum cgt_point_id id, const void *obj,
 				     enum cgt_meet_role *role)
 {
-	*role = CGT_MEET_CHANGE;
-	switch (id) {
-	case CGT_PT_WALK_START:
-	case CGT_PT_WALK_STEP:
-		*role = CGT_MEET_READ;
-		return ((const struct cgt_walk *)obj)->start;
-	case CGT_PT_RCU_ENTER:		/* a task looked up: NULL where none is named */
-	case CGT_PT_READDIR_STEP:
-	case CGT_PT_ATTACH_SNAPSHOT:
-	case CGT_PT_ITER_STEP:
-	case CGT_PT_PGRP_STEP:
-		*role = CGT_MEET_READ;
-		return obj;
-	case CGT_PT_FORK_LINKED:
-	case CGT_PT_EXIT_SIGNALS:
-	case CGT_PT_EXIT_CGROUP:
-	case CGT_PT_EXIT_NOTIFY:
-	case CGT_PT_RELEASE:
-	case CGT_PT_EXEC_ZAP:
-	case CGT_PT_EXEC_WAIT:
-	case CGT_PT_EXEC_SWITCH:
-	case CGT_PT_ATTACH_MOVE:
-		return obj;
-	default:
+	const struct cgt_point_info *p = &cgt_point_info[id];
+
+	*role = p->group == CGT_PG_READS ? CGT_MEET_READ : CGT_MEET_CHANGE;
+	if (p->group == CGT_PG_NONE)
 		return NULL;
-	}
+	if (p->obj == CGT_PO_WALK || p->obj == CGT_PO_WALK_STEP)
+		return ((const struct cgt_walk *)obj)->start;
+	return obj;
 }
 
 /*
@@ -150,7 +132,8 @@ static __thread int step_perturbs;	/* steps delayed since the last other point *
 
 static bool walk_step(enum cgt_point_id id)
 {
-	return id == CGT_PT_WALK_STEP || id == CGT_PT_ITER_STEP || id == CGT_PT_PGRP_STEP;
+	return cgt_point_info[id].obj == CGT_PO_WALK_STEP ||
+	       cgt_point_info[id].obj == CGT_PO_TASK_STEP;
 }
 
 /* A point's longest delay (see perturb), and whether it meets another thread. */
@@ -173,53 +156,32 @@ static void perturb_at(enum cgt_point_id id, const void *obj)
 
 static void record_point(enum cgt_point_id id, const void *obj)
 {
-	const char *name = NULL;
+	const char *name = cgt_point_info[id].name;
 	int pid = 0, side = -1;
 
-	switch (id) {
-	case CGT_PT_LOCK_WAIT:
-	case CGT_PT_LOCK_HELD:
-	case CGT_PT_LOCK_RELEASE:
+	switch (cgt_point_info[id].obj) {
+	case CGT_PO_LOCK:
 		name = ((const struct cgt_lock_op *)obj)->lock->name;
 		side = ((const struct cgt_lock_op *)obj)->side;
 		break;
-	case CGT_PT_WALK_START:
+	case CGT_PO_WALK:
 		walk_now = obj;
 		pid = ((const struct cgt_walk *)obj)->start_pid;
 		name = ((const struct cgt_walk *)obj)->fn;
 		break;
-	case CGT_PT_WALK_STEP:
+	case CGT_PO_WALK_STEP:
 		walk_now = obj;
 		/* fall through */
-	case CGT_PT_ITER_STEP:
-	case CGT_PT_PGRP_STEP:
+	case CGT_PO_TASK_STEP:
 		/* too many to keep: a heartbeat, and a chance to perturb */
 		if (cgt_self)
 			WRITE_ONCE(cgt_self->heartbeat_ns, cgt_clock_ns());
 		goto out;
-	case CGT_PT_FORK_ALLOC:
-	case CGT_PT_FORK_LINKED:
-	case CGT_PT_EXIT_SIGNALS:
-	case CGT_PT_EXIT_CGROUP:
-	case CGT_PT_EXIT_NOTIFY:
-	case CGT_PT_RELEASE:
-	case CGT_PT_EXEC_ZAP:
-	case CGT_PT_EXEC_WAIT:
-	case CGT_PT_EXEC_SWITCH:
-	case CGT_PT_ATTACH_SNAPSHOT:
-	case CGT_PT_ATTACH_MOVE:
-		pid = READ_ONCE(((const struct task *)obj)->pid);
-		break;
-	case CGT_PT_READDIR_STEP:	/* NULL between two getdents calls */
+	case CGT_PO_TASK:
 		pid = obj ? READ_ONCE(((const struct task *)obj)->pid) : 0;
 		break;
-	case CGT_PT_GP_WAIT:
-		name = "rcu grace period";
-		break;
-	case CGT_PT_SIGLOCK:
-		name = "siglock";
-		break;
-	default:
+	case CGT_PO_NONE:
+	case CGT_PO_LOOKUP:
 		break;
 	}
 	cgt_event_record(id, side, pid, name);
