@@ -353,6 +353,8 @@ void cgt_tunables_table_values(FILE *f, const struct tunable *table, size_t n, c
 
 void cgt_tunables_banner(FILE *f, const struct cgt_run_config *cfg)
 {
+	const struct cgt_sched_params params = cgt_run_sched_params(cfg);
+
 	fputs("cgtorture run:", f);
 	cgt_tunables_table_values(f, tunables, ARRAY_SIZE(tunables), cfg);
 	if (cgt_build_slowdown() > 1)
@@ -361,8 +363,7 @@ void cgt_tunables_banner(FILE *f, const struct cgt_run_config *cfg)
 	if (cfg->sched && cfg->sched->bound)
 		fprintf(f, "\n  %s: a bug of depth %d is found by one run with probability at least "
 			"1/(n k^(d-1)) = %.3g (n = %d threads, k = %d decisions)", cfg->sched->name,
-			cfg->depth, cfg->sched->bound(cfg->threads + cfg->walkers + 1, cfg->steps,
-						      cfg->depth),
+			cfg->depth, cfg->sched->bound(&params, cfg->threads + cfg->walkers + 1),
 			cfg->threads + cfg->walkers + 1, cfg->steps);
 	if (!cfg->sched) {
 		char why[192];

@@ -412,6 +412,12 @@ double cgt_run_deadline_s(const struct cgt_run_config *cfg)
 	return cfg->duration + cfg->stall + 4 + cfg->threads / 2000.0;
 }
 
+struct cgt_sched_params cgt_run_sched_params(const struct cgt_run_config *cfg)
+{
+	return (struct cgt_sched_params){ .seed = cfg->seed, .depth = cfg->depth,
+					  .steps = cfg->steps };
+}
+
 /*
  * The hard deadline passed with the run still going, or ASan is about to abort: write what
  * we have, then leave at once.
@@ -518,8 +524,8 @@ int cgt_run(const struct cgt_run_config *cfg, const struct cgt_run_hooks *hooks,
 
 	if (cfg->sched) {
 		struct cgt_sched_config scfg = {
-			.ops = cfg->sched, .seed = cfg->seed, .depth = cfg->depth,
-			.steps = cfg->steps, .follow = cfg->follow, .lenient = cfg->lenient,
+			.ops = cfg->sched, .params = cgt_run_sched_params(cfg),
+			.follow = cfg->follow, .lenient = cfg->lenient,
 			.park = &run->pause, .tick = run_tick,
 			.lock_code = cgt_run_lock_code(cfg),
 		};

@@ -105,6 +105,8 @@ struct cgt_run_result {
  * its end drains (7,000 exits a second here idle, nearer 2,000 beside two CPU burners).
  */
 double cgt_run_deadline_s(const struct cgt_run_config *cfg);
+/* What a controlled run's scheduler is started with, from @cfg's options. */
+struct cgt_sched_params cgt_run_sched_params(const struct cgt_run_config *cfg);
 
 /*
  * What the caller of a run has done at its moments, so the run never calls the layers above

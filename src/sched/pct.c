@@ -28,12 +28,13 @@ static uint64_t fresh_priority(void)
 	return MAX_DEPTH + (prng_next(&rng) >> 1);
 }
 
-static void pct_start(uint64_t seed, int depth, long steps)
+static void pct_start(const struct cgt_sched_params *p)
 {
-	prng_seed(&rng, seed, 0x9c7);
+	prng_seed(&rng, p->seed, 0x9c7);
 	nchanges = 0;
-	for (int i = 0; i < depth - 1 && i < MAX_DEPTH - 1; i++)
-		change_at[nchanges++] = steps > 0 ? (long)(prng_next(&rng) % (uint64_t)steps) : 0;
+	for (int i = 0; i < p->depth - 1 && i < MAX_DEPTH - 1; i++)
+		change_at[nchanges++] = p->steps > 0 ?
+					(long)(prng_next(&rng) % (uint64_t)p->steps) : 0;
 }
 
 static void pct_new_thread(struct cgt_sched_ent *e)
@@ -61,9 +62,9 @@ static struct cgt_sched_ent *pct_pick(struct cgt_sched_ent **runnable, int n,
 	return best;
 }
 
-static double pct_bound(int threads, long steps, int depth)
+static double pct_bound(const struct cgt_sched_params *p, int threads)
 {
-	return 1.0 / ((double)threads * pow((double)(steps > 0 ? steps : 1), depth - 1));
+	return 1.0 / ((double)threads * pow((double)(p->steps > 0 ? p->steps : 1), p->depth - 1));
 }
 
 const struct cgt_sched_ops pct_sched_ops = {

@@ -5,11 +5,9 @@
 
 static struct prng rng;
 
-static void random_start(uint64_t seed, int depth, long steps)
+static void random_start(const struct cgt_sched_params *p)
 {
-	(void)depth;
-	(void)steps;
-	prng_seed(&rng, seed, 0x5c4ed);
+	prng_seed(&rng, p->seed, 0x5c4ed);
 }
 
 static void random_new_thread(struct cgt_sched_ent *e)

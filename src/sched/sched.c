@@ -70,7 +70,7 @@ int cgt_sched_baton_init(const struct cgt_sched_config *cfg)
 	memset(&baton, 0, sizeof(baton));
 	baton.cfg = *cfg;
 	baton.diverged = -1;
-	baton.cfg.ops->start(cfg->seed, cfg->depth, cfg->steps);
+	baton.cfg.ops->start(&cfg->params);
 	cgt_sched_enabled = true;
 	WRITE_ONCE(cgt_step_clock, 0);
 	return 0;

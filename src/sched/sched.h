@@ -26,19 +26,29 @@ struct cgt_thread;
 struct rcu_head;
 struct cgt_sched_ent;
 
+/*
+ * What a scheduler is started with: its seed and its parameters, one struct, so that a
+ * scheduler with a parameter of its own adds a field here and reads it where it starts.
+ */
+struct cgt_sched_params {
+	uint64_t seed;
+	int depth;			/* PCT's bug depth d */
+	long steps;			/* the run's length in decisions: PCT's k */
+};
+
 /* A scheduler, as a lock variant is a lock: one ops table per policy (sched_registry.c). */
 struct cgt_sched_ops {
 	const char *name;
 	const char *desc;
-	void (*start)(uint64_t seed, int depth, long steps);
+	void (*start)(const struct cgt_sched_params *p);
 	void (*new_thread)(struct cgt_sched_ent *e);
 	/* @e finished an operation (its loop's marked point): a scheduler may let others go */
 	void (*yielded)(struct cgt_sched_ent *e);
 	/* the next to run among @n runnable (n >= 1), ordered by thread number */
 	struct cgt_sched_ent *(*pick)(struct cgt_sched_ent **runnable, int n,
 				      struct cgt_sched_ent *cur, long step);
-	/* the least chance that one run finds a bug of depth @depth, or 0 if none is known */
-	double (*bound)(int threads, long steps, int depth);
+	/* the least chance that one run of @threads finds a bug of depth p->depth, or 0 */
+	double (*bound)(const struct cgt_sched_params *p, int threads);
 };
 
 extern const struct cgt_sched_ops *const cgt_schedulers[];
@@ -66,9 +76,7 @@ struct cgt_sched_ent {
 
 struct cgt_sched_config {
 	const struct cgt_sched_ops *ops;
-	uint64_t seed;
-	int depth;			/* PCT's bug depth d */
-	long steps;			/* the run's length in decisions: PCT's k */
+	struct cgt_sched_params params;
 	const struct cgt_schedule *follow;	/* choices to follow, or NULL */
 	bool lenient;			/* where @follow no longer fits, go on as best we can */
 	bool lock_code;			/* run the variants' own code where they can be stepped */

@@ -29,6 +29,7 @@ static int only_bug(const struct cgt_run_config *cfg)
 
 int cgt_explore(struct cgt_run_config *cfg, long runs, bool keep_going, cgt_render_fn render)
 {
+	const struct cgt_sched_params params = cgt_run_sched_params(cfg);
 	const char *target_name;
 	bool tty = isatty(STDERR_FILENO);
 	long found = 0, first = 0;
@@ -49,7 +50,7 @@ int cgt_explore(struct cgt_run_config *cfg, long runs, bool keep_going, cgt_rend
 	if (cfg->sched->bound)
 		printf("explore: PCT's bound for a bug of depth %d: at least 1/(n k^(d-1)) per "
 		       "schedule = %.3g, with n = %d threads, k = %d decisions\n", cfg->depth,
-		       cfg->sched->bound(cfg->threads + cfg->walkers + 1, cfg->steps, cfg->depth),
+		       cfg->sched->bound(&params, cfg->threads + cfg->walkers + 1),
 		       cfg->threads + cfg->walkers + 1, cfg->steps);
 	seed0 = cfg->seed;
 	for (long i = 0; i < runs; i++) {
