@@ -6,7 +6,8 @@
 #     writes the goldens instead (read the diff before committing it);
 #   - the outcome is EXPECT.tsv's: "reproduced" reports are reproduced in full, as that
 #     catalogue entry and detector, with an exact replay; "not-found" ones, false reports
-#     among them, are searched for 20 schedules and must not be reproduced (exit 3);
+#     among them, are searched (1 s free-running, 20 schedules) and must not be
+#     reproduced (exit 3);
 #     "not-modelled" ones exit 2 with one line saying so.
 # Usage: tests/reports.sh BUILD_DIR   (the plain and asan builds are used)
 set -u
@@ -44,7 +45,7 @@ for log in "$dir"/*.log; do
 			ok "$name: not modelled, one line, exit 2" ||
 			bad "$name: expected 'not modelled' and exit 2, got exit $st" ;;
 	not-found)
-		"$build/plain/cgtorture" reproduce "$log" --runs 20 --out "$tmp/out" \
+		"$build/plain/cgtorture" reproduce "$log" --runs 20 --free 1 --out "$tmp/out" \
 			>"$tmp/run" 2>&1
 		st=$?
 		[ "$st" -eq 3 ] && grep -q "not found within the budget" "$tmp/run" &&
@@ -71,6 +72,22 @@ for log in "$dir"/*.log; do
 		bad "$name: EXPECT.tsv's outcome '$outcome' is none of reproduced, not-found, not-modelled" ;;
 	esac
 done
+
+# Free-running first: with one controlled schedule, too few for 3.10's OOM livelock (found
+# after 5), its free-running run alone finds it, and says it replays it not exactly.
+log=$dir/21-rcu-stall-memcg-oom-kill-process-livelock-writer-do-exit-3.10.log
+"$bin" reproduce "$log" --runs 1 --out "$tmp/free" >"$tmp/run" 2>&1
+st=$?
+page=$(sed -n 's/^reproduce: the page: //p' "$tmp/run" | tail -1)
+if [ "$st" -eq 0 ] &&
+   grep -q "^reproduce: reproduced free-running only: .* as walk-from-exiting\$" "$tmp/run" &&
+   grep -q "^reproduce: no controlled schedule of 1 replays it exactly" "$tmp/run" &&
+   [ -s "$page" ] && grep -q "id=kernel-stack" "$page"; then
+	ok "21: free-running alone reproduces it, its page beside the kernel's"
+else
+	bad "21 with --runs 1: expected reproduced free-running only, got exit $st"
+	grep "^reproduce" "$tmp/run" | tail -4
+fi
 
 # a log read from stdin is the same log
 "$bin" reproduce - --map <"$dir/03-hard-lockup-tasklist-lock-exit-vs-kill-pgrp-fork12.log" \

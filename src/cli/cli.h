@@ -31,7 +31,16 @@ int cgt_cli_exact(const char *found, long shrink);
 /* report_cli.c: a report for a person */
 int cgt_show_main(int argc, char **argv);
 int cgt_reproduce_main(int argc, char **argv);
-/* klog_cli.c: reproduce of a kernel's own report, read from @path ("-": stdin); 0 @runs: map it only */
-int cgt_reproduce_klog(const char *path, long runs, long shrink, const char *out);
+/* reproduce's options */
+struct cgt_reproduce_opts {
+	const char *report;		/* a report.json, or a kernel log ("-": stdin) */
+	long runs;			/* controlled schedules at most */
+	long shrink;			/* trial runs to shrink the one found */
+	double free_s;			/* a kernel log: free-running seconds per search */
+	const char *out;
+	bool map;			/* a kernel log: map it, search nothing */
+};
+/* klog_cli.c: reproduce of a kernel's own report */
+int cgt_reproduce_klog(const struct cgt_reproduce_opts *o);
 
 #endif

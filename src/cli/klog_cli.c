@@ -2,9 +2,10 @@
 /*
  * cgtorture reproduce of a kernel's own report: the log read into records (report/klog.c),
  * the record the model knows best mapped onto it (report/kmap.c) and printed as a table,
- * then a controlled search per candidate (a catalogued bug the frames point at, or the era
- * as it shipped) until the same detector fires on the same lock or walk; the schedule found
- * is replayed exactly and shrunk as for a report.json.
+ * then a search per candidate (a catalogued bug the frames point at, or the era as it
+ * shipped), free-running first (many threads, the clock: what a small schedule may not
+ * reach), then controlled schedules, until the same detector fires on the same lock, walk or
+ * function; the schedule found is replayed exactly and shrunk as for a report.json.
  */
 #include <libgen.h>
 #include <stdio.h>
@@ -146,24 +147,33 @@ static void print_candidates(const struct cgt_kmap *m)
 }
 
 /*
- * The run's configuration for candidate @c: its era, its bug, its controlled options. @cfg
- * points into @words, which must live as long.
+ * The run's configuration for candidate @c: its era, its bug, its controlled options, or
+ * with @free_s free-running for that long (a bug's options that make it show quickly; the
+ * era's swarm but for the mix its frames point at). @cfg points into @words, which must
+ * live as long.
  */
 static int candidate_config(const struct cgt_kmap *m, const struct cgt_kmap_candidate *c,
-			    const char *out, struct cgt_run_config *cfg, char *words, size_t len)
+			    double free_s, const char *out, struct cgt_run_config *cfg,
+			    char *words, size_t len)
 {
-	char *all[64], *w, *save;
+	char *all[64], *w, *save, off[32] = "";
 	struct tunable_set run = cgt_tunables_run_set(cfg);
 	int n = 0, ret;
 
+	/* a controlled run's holder is off until nothing else can run; a free one's, past it */
+	if (c->off_cpu)
+		snprintf(off, sizeof(off), " --off-cpu %g", free_s > 0 ? free_s : 600);
 	if (c->bug >= 0)
-		snprintf(words, len, "reproduce --kernel %s --bug %s %s --out %s",
-			 m->era, cgt_bug_catalogue[c->bug].name, cgt_bug_catalogue[c->bug].explore, out);
+		snprintf(words, len, "reproduce --kernel %s --bug %s %s --out %s", m->era,
+			 cgt_bug_catalogue[c->bug].name, free_s > 0 ?
+			 cgt_bug_catalogue[c->bug].options : cgt_bug_catalogue[c->bug].explore, out);
 	else
-		snprintf(words, len, "reproduce --kernel %s " KLOG_SEARCH
-			 " --mix fork=35,exec=%d,exit=20,migrate=%d,observe=%d%s --out %s", m->era,
-			 m->mix[1] ? 10 : 2, m->mix[3] ? 30 : 10, m->mix[4] ? 45 : 33,
-			 c->off_cpu ? " --off-cpu 600" : "", out);
+		snprintf(words, len, "reproduce --kernel %s%s --mix fork=35,exec=%d,exit=20,"
+			 "migrate=%d,observe=%d%s --out %s", m->era,
+			 free_s > 0 ? "" : " " KLOG_SEARCH, m->mix[1] ? 10 : 2, m->mix[3] ? 30 : 10,
+			 m->mix[4] ? 45 : 33, off, out);
+	if (free_s > 0)
+		snprintf(words + strlen(words), len - strlen(words), " --duration %g", free_s);
 	for (w = strtok_r(words, " ", &save); w && n < 63; w = strtok_r(NULL, " ", &save))
 		all[n++] = w;
 	all[n] = NULL;
@@ -177,10 +187,9 @@ static int candidate_config(const struct cgt_kmap *m, const struct cgt_kmap_cand
  * The same command in the cgtorture of build @build, when the likeliest search needs it (a
  * KASAN report, ASan): build/<build>/cgtorture beside this binary's folder, or below it.
  */
-static void run_in_build(const char *build, const char *path, long runs, long shrink,
-			 const char *out)
+static void run_in_build(const char *build, const struct cgt_reproduce_opts *o)
 {
-	char exe[4096], try[4200], nruns[24], nshrink[24];
+	char exe[4096], try[4200], nruns[24], nshrink[24], nfree[32];
 	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
 	const char *fmt[] = { "%s/../%s/cgtorture", "%s/build/%s/cgtorture" };
 
@@ -188,16 +197,17 @@ static void run_in_build(const char *build, const char *path, long runs, long sh
 		return;
 	exe[n] = '\0';
 	dirname(exe);
-	snprintf(nruns, sizeof(nruns), "%ld", runs);
-	snprintf(nshrink, sizeof(nshrink), "%ld", shrink);
+	snprintf(nruns, sizeof(nruns), "%ld", o->runs);
+	snprintf(nshrink, sizeof(nshrink), "%ld", o->shrink);
+	snprintf(nfree, sizeof(nfree), "%g", o->free_s);
 	for (size_t i = 0; i < 2; i++) {
 		snprintf(try, sizeof(try), fmt[i], exe, build);
 		if (access(try, X_OK))
 			continue;
 		printf("reproduce: the likeliest search needs the %s build: %s\n", build, try);
 		fflush(stdout);
-		execl(try, try, "reproduce", path, "--runs", nruns, "--shrink", nshrink, "--out",
-		      out, (char *)NULL);
+		execl(try, try, "reproduce", o->report, "--runs", nruns, "--shrink", nshrink,
+		      "--free", nfree, "--out", o->out, (char *)NULL);
 	}
 }
 
@@ -254,14 +264,53 @@ static void not_modelled(const char *path, const struct cgt_klog *log)
 		cgt_klog_kind_names[r->kind], r->title, r->nframes ? names : "no backtrace");
 }
 
-int cgt_reproduce_klog(const char *path, long runs, long shrink, const char *out_dir)
+/*
+ * Candidate @c searched: free-running for @o->free_s, then controlled for @runs schedules
+ * (all @left once free-running found it: it is this candidate's). 0 and @found if a
+ * controlled schedule fired so, 1 and @free_found if only a free-running run did, else -1.
+ */
+static int search(const struct cgt_reproduce_opts *o, const struct cgt_kmap *map,
+		  const struct cgt_kmap_candidate *c, const char *out, long left, long *runs,
+		  char *found, char *free_found, size_t len)
+{
+	struct cgt_run_config cfg = { 0 };
+	struct klog_want want;
+	char words[1024], what[300];
+	int r = CGT_EXIT_FAIL;
+
+	want_of(map, c, &want);
+	snprintf(what, sizeof(what), "%s %s%s, %s%s%s", c->bug >= 0 ? "catalogued bug" :
+		 "kernel", c->bug >= 0 ? cgt_bug_catalogue[c->bug].name : map->era,
+		 c->off_cpu ? " with a holder off the CPU" : "",
+		 want.nwords ? (want.any ? "naming one of: " : "naming: ") : "any kind",
+		 want.nwords ? want.words[0] : "", want.nwords > 1 ? ", ..." : "");
+	free_found[0] = '\0';
+	if (o->free_s > 0 && !candidate_config(map, c, o->free_s, out, &cfg, words, sizeof(words)))
+		r = cgt_reproduce_free(&cfg, c->detector, what, klog_match, &want, cgt_cli_render,
+				       free_found, len);
+	cgt_cli_release(&cfg);
+	memset(&cfg, 0, sizeof(cfg));
+	if (r == CGT_EXIT_PASS)
+		*runs = left;
+	if (candidate_config(map, c, 0, out, &cfg, words, sizeof(words))) {
+		cgt_cli_release(&cfg);
+		return free_found[0] ? 1 : -1;
+	}
+	r = cgt_reproduce(&cfg, c->detector, what, klog_match, &want, *runs, cgt_cli_render,
+			  found, len);
+	cgt_cli_release(&cfg);
+	return !r ? 0 : free_found[0] ? 1 : -1;
+}
+
+int cgt_reproduce_klog(const struct cgt_reproduce_opts *o)
 {
 	struct cgt_klog *log = malloc(sizeof(*log));
 	struct cgt_kmap *map = malloc(sizeof(*map));
+	const char *path = o->report;
 	FILE *f = strcmp(path, "-") ? fopen(path, "r") : stdin;
-	char err[300], found[600], what[300], *base, *copy = strdup(path), *out = NULL;
+	char err[300], found[600], free_found[600], *base, *copy = strdup(path), *out = NULL;
 	const char *build;
-	long per, tried = 0;
+	long per, tried = 0, runs = o->map ? 0 : o->runs;
 	int ret = CGT_EXIT_USAGE, searched = 0;
 
 	if (!f) {
@@ -279,7 +328,7 @@ int cgt_reproduce_klog(const char *path, long runs, long shrink, const char *out
 	}
 	build = needed_build(&map->cand[0]);
 	if (runs && build && strcmp(build, cgt_build_name()) && strcmp(path, "-"))
-		run_in_build(build, path, runs, shrink, out_dir);
+		run_in_build(build, o);
 	print_map(path, log, map);
 	print_candidates(map);
 	if (!runs) {
@@ -288,21 +337,17 @@ int cgt_reproduce_klog(const char *path, long runs, long shrink, const char *out
 	}
 	base = basename(copy);
 	base[strcspn(base, ".")] = '\0';
-	out = malloc(strlen(out_dir) + strlen(base) + 16);
+	out = malloc(strlen(o->out) + strlen(base) + 16);
 	if (!out)
 		goto out;
-	sprintf(out, "%s/reproduce-%s", out_dir[0] ? out_dir : ".", base);
+	sprintf(out, "%s/reproduce-%s", o->out[0] ? o->out : ".", base);
 	if (cgt_mkdir_p(out)) {
 		fprintf(stderr, "cgtorture: --out: cannot make '%s'\n", out);
 		goto out;
 	}
 	cgt_cli_on_signals();
-	ret = CGT_EXIT_MISSED;
 	for (int i = 0; i < map->ncandidates && tried < runs && !cgt_run_interrupted(); i++) {
 		const struct cgt_kmap_candidate *c = &map->cand[i];
-		struct cgt_run_config cfg = { 0 };
-		struct klog_want want;
-		char words[1024];
 		int r;
 
 		build = needed_build(c);
@@ -312,39 +357,37 @@ int cgt_reproduce_klog(const char *path, long runs, long shrink, const char *out
 			       cgt_detector_names[c->detector], build, build, path);
 			continue;
 		}
-		if (candidate_config(map, c, out, &cfg, words, sizeof(words))) {
-			cgt_cli_release(&cfg);
-			continue;
-		}
-		want_of(map, c, &want);
-		snprintf(what, sizeof(what), "%s %s%s, %s%s%s", c->bug >= 0 ? "catalogued bug" :
-			 "kernel", c->bug >= 0 ? cgt_bug_catalogue[c->bug].name : map->era,
-			 c->off_cpu ? " with a holder off the CPU" : "",
-			 want.nwords ? (want.any ? "naming one of: " : "naming: ") : "any kind",
-			 want.nwords ? want.words[0] : "", want.nwords > 1 ? ", ..." : "");
 		/* half of what is left to the likeliest, all of it to the last */
 		per = i + 1 < map->ncandidates ? (runs - tried) / 2 : runs - tried;
 		if (per < 10)
 			per = runs - tried < 10 ? runs - tried : 10;
 		searched++;
-		r = cgt_reproduce(&cfg, c->detector, what, klog_match, &want, per, cgt_cli_render,
-				  found, sizeof(found));
+		r = search(o, map, c, out, runs - tried, &per, found, free_found, sizeof(found));
 		tried += per;
-		cgt_cli_release(&cfg);
+		if (r < 0)
+			continue;
+		printf("reproduce: reproduced%s: %s %s as %s\n", r ? " free-running only" : "",
+		       cgt_klog_kind_names[map->rec->kind], map->rec->title,
+		       cgt_kmap_candidate_name(c));
+		keep_source(r ? free_found : found, path, map, c);
 		if (!r) {
-			printf("reproduce: reproduced: %s %s as %s\n", cgt_klog_kind_names[map->rec->kind],
-			       map->rec->title, cgt_kmap_candidate_name(c));
-			keep_source(found, path, map, c);
-			ret = cgt_cli_exact(found, shrink);
-			goto out;
+			ret = cgt_cli_exact(found, o->shrink);
+		} else {
+			printf("reproduce: no controlled schedule of %ld replays it exactly (more: "
+			       "cgtorture reproduce %s --runs N)\nreproduce: the page: "
+			       "%.*s/report.html\n", per, free_found,
+			       (int)(strrchr(free_found, '/') - free_found), free_found);
+			ret = CGT_EXIT_PASS;
 		}
+		goto out;
 	}
 	if (!searched)
 		fprintf(stderr, "cgtorture: %s: no search can run in the %s build (see above)\n",
 			path, cgt_build_name());
 	else
 		printf("reproduce: not found within the budget: %d search(es), %ld schedule(s) "
-		       "(--runs %ld)\n", searched, tried, runs);
+		       "(--runs %ld)%s\n", searched, tried, runs,
+		       o->free_s > 0 ? " and a free-running run each" : "");
 	ret = searched ? CGT_EXIT_MISSED : CGT_EXIT_USAGE;
 out:
 	if (f && f != stdin)

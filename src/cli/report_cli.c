@@ -35,26 +35,20 @@ int cgt_show_main(int argc, char **argv)
 	return cgt_report_show(argv[1], stdout);
 }
 
-/* reproduce's options */
-struct reproduce_opts {
-	const char *report;
-	long runs;
-	long shrink;
-	const char *out;
-	bool map;
-};
-
 static const struct tunable reproduce_tunables[] = {
 	{ NULL, T_STRING, NULL, "REPORT", "report.json of a free-running failure, or a kernel "
-	  "log (- for stdin)", offsetof(struct reproduce_opts, report), 0, 0 },
+	  "log (- for stdin)", offsetof(struct cgt_reproduce_opts, report), 0, 0 },
 	{ "runs", T_COUNT, "200", "N", "controlled schedules to try at most",
-	  offsetof(struct reproduce_opts, runs), 1, 100000 },
+	  offsetof(struct cgt_reproduce_opts, runs), 1, 100000 },
 	{ "shrink", T_COUNT, "100", "N", "trial runs to shrink the schedule found (0: none)",
-	  offsetof(struct reproduce_opts, shrink), 0, 1000000 },
+	  offsetof(struct cgt_reproduce_opts, shrink), 0, 1000000 },
+	{ "free", T_SECONDS, "5", "SECONDS", "a kernel log: free-running time per search, "
+	  "before its controlled schedules (0: none)", offsetof(struct cgt_reproduce_opts, free_s),
+	  -1, 600 },
 	{ "out", T_STRING, "results", "DIR", "where a kernel log's reproduction goes (a "
-	  "report.json's goes to its folder)", offsetof(struct reproduce_opts, out), 0, 0 },
+	  "report.json's goes to its folder)", offsetof(struct cgt_reproduce_opts, out), 0, 0 },
 	{ "map", T_FLAG, NULL, NULL, "a kernel log: print its records and the mapping, search "
-	  "nothing", offsetof(struct reproduce_opts, map), 0, 0 },
+	  "nothing", offsetof(struct cgt_reproduce_opts, map), 0, 0 },
 };
 
 /* Used when the report puts back no single catalogued bug: small, and switching often. */
@@ -73,10 +67,11 @@ static void reproduce_help(FILE *f)
 	      "or journalctl log, a mail quoting one (a syzbot mail whole), crash's bt or\n"
 	      "/proc/PID/stack. Its records (hung task, soft or hard lockup, RCU stall, KASAN,\n"
 	      "KCSAN, lockdep, BUG, WARNING) are read, the one the model knows best is mapped onto\n"
-	      "it (a table: each frame and lock, and what it is in the model), and controlled\n"
-	      "schedules of its era are searched, the catalogued bugs its frames point at first,\n"
-	      "until the same detector fires on the same lock or walk. Exit status: 0 reproduced,\n"
-	      "3 not found within --runs, 2 unreadable or nothing in it modelled.\n\n", f);
+	      "it (a table: each frame and lock, and what it is in the model), and its era is\n"
+	      "searched, the catalogued bugs its frames point at first, each a free-running run\n"
+	      "(--free) then controlled schedules, until the same detector fires on the same\n"
+	      "lock, walk or function. Exit status: 0 reproduced (exactly, or free-running only:\n"
+	      "it says which), 3 not found within --runs, 2 unreadable or nothing in it modelled.\n\n", f);
 	cgt_tunables_table_help(f, reproduce_tunables, ARRAY_SIZE(reproduce_tunables));
 }
 
@@ -148,7 +143,7 @@ int cgt_reproduce_main(int argc, char **argv)
 {
 	struct cgt_run_config orig = { 0 }, cfg = { 0 };
 	struct cgt_report_in r = { 0 };
-	struct reproduce_opts o = { 0 };
+	struct cgt_reproduce_opts o = { 0 };
 	struct tunable_set set = TUNABLE_SET(reproduce_tunables, &o);
 	char kind[256], what[300], found[600], *out = NULL;
 	int ret, i;
@@ -158,7 +153,7 @@ int cgt_reproduce_main(int argc, char **argv)
 	if (ret)
 		return ret < 0 ? CGT_EXIT_PASS : ret;
 	if (!is_json(o.report))
-		return cgt_reproduce_klog(o.report, o.map ? 0 : o.runs, o.shrink, o.out);
+		return cgt_reproduce_klog(&o);
 	ret = cgt_cli_report_config(o.report, &r, &orig);
 	if (ret)
 		goto out;

@@ -5,7 +5,8 @@
  * catalogue's explore options for its bug) are tried, seed after seed, until the same
  * detector fires and the caller's @match takes the failure for the one it looks for (the
  * same kind of evidence as a report's, report/kind.c; or what a kernel's report shows).
- * Replaying that schedule exactly and shrinking it are the caller's next steps.
+ * Replaying that schedule exactly and shrinking it are the caller's next steps. A kernel's
+ * report is first looked for free-running, where many threads and the clock decide.
  */
 #include <stdio.h>
 #include <string.h>
@@ -63,4 +64,39 @@ int cgt_reproduce(struct cgt_run_config *cfg, int detector, const char *what,
 	printf("reproduce: no schedule of %ld gave %s of that kind (%ld gave another kind)\n",
 	       runs, cgt_detector_names[detector], other);
 	return CGT_EXIT_FAIL;
+}
+
+int cgt_reproduce_free(struct cgt_run_config *cfg, int detector, const char *what,
+		       cgt_match_fn match, void *arg, cgt_render_fn render, char *found,
+		       size_t len)
+{
+	struct cgt_child_result r;
+	char got[256] = "no report", path[600];
+	bool same;
+
+	found[0] = '\0';
+	cfg->stop_on = detector;
+	cfg->quiet = true;
+	cfg->expect = CGT_EXPECT_NONE;
+	cfg->check_determinism = false;
+	printf("reproduce: looking for %s (%s) free-running for %g s (seed %llu)\n",
+	       cgt_detector_names[detector], what, cfg->duration, (unsigned long long)cfg->seed);
+	fflush(stdout);
+	render(cfg);
+	if (cgt_run_child(cfg, true, &r))
+		return CGT_EXIT_FAIL;
+	snprintf(path, sizeof(path), "%s/report.json", r.report_dir);
+	same = r.detector == detector && r.report_dir[0] &&
+	       match(path, detector, arg, got, sizeof(got));
+	if (same)
+		printf("reproduce: free-running: %s: %s\n", r.summary, path);
+	else if (r.detector == detector)
+		printf("reproduce: free-running: %s, but another kind: %s\n",
+		       cgt_detector_names[detector], got);
+	else
+		printf("reproduce: free-running: no %s\n", cgt_detector_names[detector]);
+	if (same)
+		snprintf(found, len, "%s", path);
+	cgt_child_result_free(&r);
+	return same ? CGT_EXIT_PASS : CGT_EXIT_FAIL;
 }

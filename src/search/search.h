@@ -43,5 +43,12 @@ typedef bool (*cgt_match_fn)(const char *path, int detector, void *arg, char *go
 int cgt_reproduce(struct cgt_run_config *cfg, int detector, const char *what,
 		  cgt_match_fn match, void *arg, long runs, cgt_render_fn render, char *found,
 		  size_t len);
+/*
+ * reproduce.c: one free-running run of @cfg (its --duration, its seed) that stops at
+ * @detector; 0 if it failed so and @match took the failure, its report's path in @found.
+ */
+int cgt_reproduce_free(struct cgt_run_config *cfg, int detector, const char *what,
+		       cgt_match_fn match, void *arg, cgt_render_fn render, char *found,
+		       size_t len);
 
 #endif
