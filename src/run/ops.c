@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* What a model thread does at each turn: fork, exec, exit, migrate or observe. */
 #include <errno.h>
+#include <sched.h>
 
 #include "meet.h"
 #include "park.h"
@@ -247,6 +248,22 @@ enum cgt_op_result cgt_do_op(struct cgt_run *run, struct task *me, enum cgt_op o
 }
 
 /*
+ * A fork refused at the cap: the ramp's population is there, so the mix takes over (the
+ * driver ends the ramp too, but on a machine loaded many times over it may not run for a
+ * second, while 1,500 threads refused forks 99 million times and starved every lock holder
+ * of the CPU); and a free-running thread leaves the CPU, as a fork that fails costs a
+ * system call.
+ */
+static void fork_refused(struct cgt_run *run)
+{
+	stat_inc(run, fork_at_cap);
+	if (__atomic_exchange_n(&run->ramping, 0, __ATOMIC_RELAXED))
+		WRITE_ONCE(run->stats.ramp_ms, (long)((cgt_now() - run->start) * 1000));
+	if (!cgt_sched_on())
+		sched_yield();
+}
+
+/*
  * fork: a live-thread slot is reserved first, so --threads is a hard cap; a failed
  * copy_process gives it back and says why in the statistics.
  */
@@ -258,7 +275,7 @@ int cgt_fork_from(struct cgt_run *run, struct task *parent, bool thread)
 
 	do {
 		if (live >= cgt_phase_now()->threads) {
-			stat_inc(run, fork_at_cap);
+			fork_refused(run);
 			return -EAGAIN;
 		}
 	} while (!__atomic_compare_exchange_n(&run->stats.live, &live, live + 1, true,
