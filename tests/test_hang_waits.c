@@ -503,6 +503,87 @@ Test(hang_waits, hang_spinning_lock_waiter_alone_is_a_hang_though_runnable)
 }
 
 /*
+ * A spinlock nobody is recorded holding, its waiter spinning past the stall, beside a second
+ * waiter of it that does not get a CPU the whole time (asleep here; on a machine loaded many
+ * times over, preempted, perhaps just after it touched the lock word: our spinning variants
+ * touch it before a holder is recorded). Until that one has had a turn the lock may be held:
+ * no hang. The twin's second waiter spins too: both had their turns, the lock is left
+ * locked (a hang).
+ */
+struct spin_pair {
+	struct cgt_lock lock;
+	struct cgt_thread self;
+	int spins, waiting, stop;
+};
+
+static void spin_for(double s)
+{
+	for (double end = now_sec() + s; now_sec() < end; )
+		cpu_relax();
+}
+
+static void *second_waiter(void *arg)
+{
+	struct spin_pair *c = arg;
+
+	cgt_thread_register(&c->self, CGT_ROLE_ACTOR, 2);
+	WRITE_ONCE(c->self.wait_static, 1);
+	cgt_wait_begin_at(&c->lock, "test_lock", CGT_WAIT_WRITE, cgt_clock_coarse_ns());
+	__atomic_store_n(&c->waiting, 1, __ATOMIC_RELEASE);
+	/* one sleep past the first waiter's spin: off the CPU the whole time */
+	if (!c->spins)
+		sleep_ms(2500);
+	while (!__atomic_load_n(&c->stop, __ATOMIC_ACQUIRE))
+		spin_for(0.01);
+	cgt_wait_end();
+	cgt_thread_unregister(&c->self);
+	return NULL;
+}
+
+static bool spin_beside(bool second_spins)
+{
+	static struct spin_pair c;
+	const double stall = 0.5;
+	struct cgt_thread self;
+	pthread_t second;
+	bool hung;
+
+	fresh_state();
+	start_detectors(stall, 0);
+	memset(&c, 0, sizeof(c));
+	c.spins = second_spins;
+	cgt_lock_init(&c.lock, cgt_lock_find("spinlock"), "test_lock");
+	cgt_thread_register(&self, CGT_ROLE_ACTOR, 1);
+	cr_assert_eq(pthread_create(&second, NULL, second_waiter, &c), 0);
+	while (!__atomic_load_n(&c.waiting, __ATOMIC_ACQUIRE))
+		sleep_ms(1);
+	WRITE_ONCE(self.wait_static, 1);
+	cgt_wait_begin_at(&c.lock, "test_lock", CGT_WAIT_WRITE, cgt_clock_coarse_ns());
+	spin_for(4 * stall);
+	cgt_wait_end();
+	hung = cgt_failure_count(CGT_DET_HANG) > 0;
+	__atomic_store_n(&c.stop, 1, __ATOMIC_RELEASE);
+	cr_assert(join_within(second, 10.0), "the second waiter did not finish");
+	cgt_detect_stop();
+	cgt_thread_unregister(&self);
+	cgt_lock_destroy(&c.lock);
+	return hung;
+}
+
+Test(hang_waits, hang_spinning_lock_beside_a_waiter_without_a_cpu_is_no_hang)
+{
+	cr_assert_not(spin_beside(false),
+		      "a spinlock's spinner was called hung while another waiter of it, which "
+		      "may hold its word, had not run");
+}
+
+Test(hang_waits, hang_spinning_lock_whose_waiters_all_ran_is_a_hang)
+{
+	cr_assert(spin_beside(true),
+		  "a spinlock left locked, its two spinners both on the CPU, went unreported");
+}
+
+/*
  * synchronize_rcu with no reader in its way: it waits in the queue of grace periods (liburcu
  * scans every registered thread for each, 30,000 of them in a big run). While grace periods
  * end it moves; when none has ended for a stall, RCU itself has stopped (a hang).

@@ -140,6 +140,17 @@ long cgt_thread_syscall(int os_tid)
 	return sscanf(buf, "%ld", &nr) == 1 ? nr : -1;
 }
 
+long long cgt_thread_cpu_ns(int os_tid)
+{
+	char buf[96];
+	long long ns;
+
+	if (!read_task_file(os_tid, "schedstat", buf, sizeof(buf)))
+		return -1;
+	/* "run_ns wait_ns slices" */
+	return sscanf(buf, "%lld", &ns) == 1 ? ns : -1;
+}
+
 /*
  * A running thread goes on recording while it is copied: each event it records overwrites
  * the oldest slot of the ring. The copy keeps the ring as it stood when the copy began, and

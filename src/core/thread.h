@@ -134,6 +134,11 @@ bool cgt_thread_runnable(int os_tid);
  * SYS_nanosleep, ...), or -1: running, or it cannot be told.
  */
 long cgt_thread_syscall(int os_tid);
+/*
+ * How long the harness thread with kernel tid @os_tid has been on a CPU, in ns (schedstat),
+ * or -1 if it cannot be told.
+ */
+long long cgt_thread_cpu_ns(int os_tid);
 /* "driver", "actor", ...; "none", "read", "write", "grace period", "group exit" */
 const char *cgt_role_name(int role);
 const char *cgt_wait_name(int kind);

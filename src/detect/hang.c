@@ -249,6 +249,8 @@ static struct {
 	long acquisitions;
 	uint64_t changed_ns;
 	uint64_t in_way_ns;
+	uint64_t spun_look;		/* the look that asked whether its waiters all ran */
+	bool spun;			/* and the answer */
 } locks_seen[MAX_LOCKS_SEEN];
 static int nlocks_seen;
 
@@ -268,6 +270,7 @@ static int lock_seen(const void *lock, uint64_t now)
 		locks_seen[k].acquisitions = acq;
 		locks_seen[k].changed_ns = now;
 		locks_seen[k].in_way_ns = 0;
+		locks_seen[k].spun_look = 0;
 	} else if (locks_seen[k].acquisitions != acq) {
 		locks_seen[k].acquisitions = acq;
 		locks_seen[k].changed_ns = now;
@@ -402,11 +405,91 @@ static bool just_let_go(const struct graph *g, int i, uint64_t now, uint64_t sta
 	return locks_seen[k].in_way_ns && cgt_age_ns(now, locks_seen[k].in_way_ns) <= stall;
 }
 
+/*
+ * A spinning lock with nobody recorded in its waiters' way may still be held: our spinning
+ * variants touch the lock word before the harness records a holder (a writer's cmpxchg, a
+ * reader's count, even one it takes back because a writer is in), and a thread preempted
+ * there on a machine loaded many times over may go seconds without a CPU while the yielding
+ * spinners, cheap in CFS's books, get it (a night's 3.15 cell, four runs of 1,500 threads
+ * beside three burners: 600 writers of tasklist_lock stopped for 2 s, nobody holding it).
+ * The kernel's spinners, preemption off, never leave a word so. Such a lock is left locked
+ * only once each of its waiters has been on a CPU since the watch first saw it wait, so that
+ * whoever touched the word has had a turn: each waiter's time on a CPU is kept then, per
+ * wait, in a table by thread id that is cleared when half full.
+ */
+struct spun {
+	int id;				/* harness thread id, 0: empty */
+	uint64_t since;			/* its wait's start */
+	long long cpu_ns;		/* its time on a CPU when first seen waiting */
+};
+#define SPUN_MAX	(1u << 18)
+static struct spun *spun;
+static size_t spun_slots, spun_used;
+
+/* Has @t been on a CPU since the watch first saw this wait of it? (first seen: no) */
+static bool spun_ran(const struct cgt_thread *t)
+{
+	long long cpu = cgt_thread_cpu_ns(t->os_tid);
+	size_t h;
+
+	if (cpu < 0)
+		return true;		/* it cannot be told: as before, a spinner spins */
+	if (spun_used * 2 >= spun_slots) {	/* half full: start again, larger up to 2^18 */
+		size_t want = !spun_slots ? 4096 : spun_slots < SPUN_MAX ? 2 * spun_slots :
+			      spun_slots;
+		struct spun *fresh = calloc(want, sizeof(*fresh));
+
+		if (!fresh)
+			return true;
+		free(spun);
+		spun = fresh;
+		spun_slots = want;
+		spun_used = 0;
+	}
+	for (h = (size_t)t->id * 2654435761u % spun_slots; spun[h].id && spun[h].id != t->id;
+	     h = (h + 1) % spun_slots)
+		;
+	if (spun[h].id == t->id && spun[h].since == t->wait_since_ns)
+		return cpu > spun[h].cpu_ns;
+	if (!spun[h].id)
+		spun_used++;
+	spun[h] = (struct spun){ t->id, t->wait_since_ns, cpu };
+	return false;
+}
+
+static bool spinning_lock_wait(const struct cgt_thread *t)
+{
+	return static_lock_wait(t) && !sleeping_lock(t);
+}
+
+/*
+ * A waiter of a spinning lock, nobody in its way, is stopped only if every waiter of that
+ * lock has run since first seen waiting (asked once per lock per look).
+ */
+static bool spin_unproven(const struct graph *g, int i, uint64_t now)
+{
+	const void *lock = g->v[i].wait_obj;
+	bool all = true;
+	int k;
+
+	if (g->nout[i] || !spinning_lock_wait(&g->v[i]) || (k = lock_seen(lock, now)) < 0)
+		return false;
+	if (locks_seen[k].spun_look == now)
+		return !locks_seen[k].spun;
+	for (int w = 0; w < g->n; w++)
+		if (g->v[w].wait_obj == lock && spinning_lock_wait(&g->v[w]))
+			all &= spun_ran(&g->v[w]);
+	locks_seen[k].spun_look = now;
+	locks_seen[k].spun = all;
+	return !all;
+}
+
 static bool moves(struct graph *g, int i, uint64_t now, uint64_t stall)
 {
 	if (!g->moves[i])
 		g->moves[i] = g->cut || thread_moves(&g->v[i], now, stall) ||
-			      just_let_go(g, i, now, stall) ? MOVES : STOPPED;
+			      just_let_go(g, i, now, stall) || spin_unproven(g, i, now) ?
+			      MOVES : STOPPED;
 	return g->moves[i] == MOVES;
 }
 
@@ -804,6 +887,9 @@ static int hang_start(const struct cgt_detect_config *cfg)
 {
 	stall_s = cfg->stall;
 	nlocks_seen = 0;
+	free(spun);
+	spun = NULL;
+	spun_slots = spun_used = 0;
 	return 0;
 }
 
