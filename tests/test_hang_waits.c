@@ -355,73 +355,100 @@ Test(hang_waits, hang_sleeping_lock_waiter_alone_and_runnable_is_no_hang)
 }
 
 /*
- * A sleeping lock its holder let go a moment ago, with a sleeper the wake has not reached
- * yet (a machine loaded many times over: a 3.14 soak run's cgroup_mutex, held for seconds by
- * a writer the reader-first css_set_lock kept out, had 16 sleepers and no holder for a moment
- * and was reported). The holder spins, holding it, for two stalls; the sleeper's record then
- * stays asleep @after_s longer, with nobody in its way.
+ * Two threads and a test lock of a variant: a second thread started first (it registers
+ * and sets ->ready once in place), then the calling thread's wait for the lock, for writing,
+ * while @during runs; then ->stop, and the second thread joined (unless @during did). Whether
+ * the hang watch, at @stall, reported.
  */
-struct let_go {
+struct beside {
 	struct cgt_lock lock;
-	struct cgt_thread self;
-	double hold_s;
-	int holding;
+	struct cgt_thread self;		/* the second thread's */
+	int ready, stop, joined;
+	pthread_t th;
+	double stall;
+	int opt;			/* the test's own */
 };
 
-static void *let_go_holder(void *arg)
+static void spin_for(double s)
 {
-	struct let_go *c = arg;
-	double end;
-
-	cgt_thread_register(&c->self, CGT_ROLE_ACTOR, 2);
-	cgt_write_lock(&c->lock);
-	__atomic_store_n(&c->holding, 1, __ATOMIC_RELEASE);
-	for (end = now_sec() + c->hold_s; now_sec() < end; )
+	for (double end = now_sec() + s; now_sec() < end; )
 		cpu_relax();
-	cgt_write_unlock(&c->lock);
-	cgt_thread_unregister(&c->self);
-	return NULL;
 }
 
-static bool let_go_then_asleep(double after_s)
+static bool wait_beside(struct beside *b, const char *variant, double stall, int opt,
+			void *(*second)(void *), void (*during)(struct beside *b))
 {
-	static struct let_go c;
-	const double stall = 1.0;
 	struct cgt_thread self;
-	pthread_t holder;
 	bool hung;
 
 	fresh_state();
 	start_detectors(stall, 0);
-	memset(&c, 0, sizeof(c));
-	c.hold_s = 2 * stall;
-	cgt_lock_init(&c.lock, cgt_lock_find("mutex"), "test_lock");
+	memset(b, 0, sizeof(*b));
+	b->stall = stall;
+	b->opt = opt;
+	cgt_lock_init(&b->lock, cgt_lock_find(variant), "test_lock");
 	cgt_thread_register(&self, CGT_ROLE_ACTOR, 1);
-	cr_assert_eq(pthread_create(&holder, NULL, let_go_holder, &c), 0);
-	while (!__atomic_load_n(&c.holding, __ATOMIC_ACQUIRE))
+	cr_assert_eq(pthread_create(&b->th, NULL, second, b), 0);
+	while (!__atomic_load_n(&b->ready, __ATOMIC_ACQUIRE))
 		sleep_ms(1);
 	WRITE_ONCE(self.wait_static, 1);
-	cgt_wait_begin_at(&c.lock, "test_lock", CGT_WAIT_WRITE, cgt_clock_coarse_ns());
-	pthread_join(holder, NULL);
-	sleep_ms((long)(after_s * 1000));
+	cgt_wait_begin_at(&b->lock, "test_lock", CGT_WAIT_WRITE, cgt_clock_coarse_ns());
+	during(b);
 	cgt_wait_end();
 	hung = cgt_failure_count(CGT_DET_HANG) > 0;
+	__atomic_store_n(&b->stop, 1, __ATOMIC_RELEASE);
+	cr_assert(b->joined || join_within(b->th, 10.0), "the second thread did not finish");
 	cgt_detect_stop();
 	cgt_thread_unregister(&self);
-	cgt_lock_destroy(&c.lock);
+	cgt_lock_destroy(&b->lock);
 	return hung;
+}
+
+/*
+ * A sleeping lock its holder let go a moment ago, with a sleeper the wake has not reached
+ * yet (a machine loaded many times over: a 3.14 soak run's cgroup_mutex, held for seconds by
+ * a writer the reader-first css_set_lock kept out, had 16 sleepers and no holder for a moment
+ * and was reported). The holder spins, holding it, for two stalls; the sleeper's record then
+ * stays asleep a while longer, with nobody in its way.
+ */
+static void *let_go_holder(void *arg)
+{
+	struct beside *b = arg;
+
+	cgt_thread_register(&b->self, CGT_ROLE_ACTOR, 2);
+	cgt_write_lock(&b->lock);
+	__atomic_store_n(&b->ready, 1, __ATOMIC_RELEASE);
+	spin_for(2 * b->stall);
+	cgt_write_unlock(&b->lock);
+	cgt_thread_unregister(&b->self);
+	return NULL;
+}
+
+/* the holder gone, the sleeper's record stays asleep ->opt ms longer */
+static void let_go_then_asleep(struct beside *b)
+{
+	pthread_join(b->th, NULL);
+	b->joined = 1;
+	sleep_ms(b->opt);
+}
+
+static bool let_go(long after_ms)
+{
+	static struct beside b;
+
+	return wait_beside(&b, "mutex", 1.0, (int)after_ms, let_go_holder, let_go_then_asleep);
 }
 
 Test(hang_waits, hang_sleeping_lock_just_let_go_is_no_hang)
 {
-	cr_assert_not(let_go_then_asleep(0.3),
+	cr_assert_not(let_go(300),
 		      "a mutex's sleeper the wake had not reached a moment after its holder let "
 		      "go was called hung");
 }
 
 Test(hang_waits, hang_sleeping_lock_let_go_and_left_asleep_is_a_lost_wakeup)
 {
-	cr_assert(let_go_then_asleep(3.0),
+	cr_assert(let_go(3000),
 		  "a mutex's sleeper left asleep a whole stall after its holder let go went "
 		  "unreported");
 }
@@ -432,56 +459,32 @@ Test(hang_waits, hang_sleeping_lock_let_go_and_left_asleep_is_a_lost_wakeup)
  * the CPU it does not move, however runnable; the twin, the same holder unmarked and on the
  * CPU, is at work. It holds a mutex for three stalls while a writer waits for it.
  */
-struct off_cpu_hold {
-	struct cgt_lock lock;
-	struct cgt_thread self;
-	int off, holding, stop;
-};
-
 static void *off_cpu_holder(void *arg)
 {
-	struct off_cpu_hold *c = arg;
+	struct beside *b = arg;
 
-	cgt_thread_register(&c->self, CGT_ROLE_ACTOR, 2);
-	cgt_write_lock(&c->lock);
-	cgt_thread_set_off_cpu(c->off);
-	__atomic_store_n(&c->holding, 1, __ATOMIC_RELEASE);
-	while (!__atomic_load_n(&c->stop, __ATOMIC_ACQUIRE))
+	cgt_thread_register(&b->self, CGT_ROLE_ACTOR, 2);
+	cgt_write_lock(&b->lock);
+	cgt_thread_set_off_cpu(b->opt);
+	__atomic_store_n(&b->ready, 1, __ATOMIC_RELEASE);
+	while (!__atomic_load_n(&b->stop, __ATOMIC_ACQUIRE))
 		cpu_relax();
 	cgt_thread_set_off_cpu(false);
-	cgt_write_unlock(&c->lock);
-	cgt_thread_unregister(&c->self);
+	cgt_write_unlock(&b->lock);
+	cgt_thread_unregister(&b->self);
 	return NULL;
+}
+
+static void asleep_three_stalls(struct beside *b)
+{
+	sleep_ms((long)(3 * b->stall * 1000));
 }
 
 static bool wait_for_holder(bool off_cpu)
 {
-	static struct off_cpu_hold c;
-	const double stall = 0.5;
-	struct cgt_thread self;
-	pthread_t holder;
-	bool hung;
+	static struct beside b;
 
-	fresh_state();
-	start_detectors(stall, 0);
-	memset(&c, 0, sizeof(c));
-	c.off = off_cpu;
-	cgt_lock_init(&c.lock, cgt_lock_find("mutex"), "test_lock");
-	cgt_thread_register(&self, CGT_ROLE_ACTOR, 1);
-	cr_assert_eq(pthread_create(&holder, NULL, off_cpu_holder, &c), 0);
-	while (!__atomic_load_n(&c.holding, __ATOMIC_ACQUIRE))
-		sleep_ms(1);
-	WRITE_ONCE(self.wait_static, 1);
-	cgt_wait_begin_at(&c.lock, "test_lock", CGT_WAIT_WRITE, cgt_clock_coarse_ns());
-	sleep_ms((long)(3 * stall * 1000));
-	cgt_wait_end();
-	hung = cgt_failure_count(CGT_DET_HANG) > 0;
-	__atomic_store_n(&c.stop, 1, __ATOMIC_RELEASE);
-	cr_assert(join_within(holder, 10.0), "the holder did not finish");
-	cgt_detect_stop();
-	cgt_thread_unregister(&self);
-	cgt_lock_destroy(&c.lock);
-	return hung;
+	return wait_beside(&b, "mutex", 0.5, off_cpu, off_cpu_holder, asleep_three_stalls);
 }
 
 Test(hang_waits, hang_holder_off_cpu_is_a_hang_though_runnable)
@@ -510,64 +513,34 @@ Test(hang_waits, hang_spinning_lock_waiter_alone_is_a_hang_though_runnable)
  * no hang. The twin's second waiter spins too: both had their turns, the lock is left
  * locked (a hang).
  */
-struct spin_pair {
-	struct cgt_lock lock;
-	struct cgt_thread self;
-	int spins, waiting, stop;
-};
-
-static void spin_for(double s)
-{
-	for (double end = now_sec() + s; now_sec() < end; )
-		cpu_relax();
-}
-
 static void *second_waiter(void *arg)
 {
-	struct spin_pair *c = arg;
+	struct beside *b = arg;
 
-	cgt_thread_register(&c->self, CGT_ROLE_ACTOR, 2);
-	WRITE_ONCE(c->self.wait_static, 1);
-	cgt_wait_begin_at(&c->lock, "test_lock", CGT_WAIT_WRITE, cgt_clock_coarse_ns());
-	__atomic_store_n(&c->waiting, 1, __ATOMIC_RELEASE);
+	cgt_thread_register(&b->self, CGT_ROLE_ACTOR, 2);
+	WRITE_ONCE(b->self.wait_static, 1);
+	cgt_wait_begin_at(&b->lock, "test_lock", CGT_WAIT_WRITE, cgt_clock_coarse_ns());
+	__atomic_store_n(&b->ready, 1, __ATOMIC_RELEASE);
 	/* one sleep past the first waiter's spin: off the CPU the whole time */
-	if (!c->spins)
+	if (!b->opt)
 		sleep_ms(2500);
-	while (!__atomic_load_n(&c->stop, __ATOMIC_ACQUIRE))
+	while (!__atomic_load_n(&b->stop, __ATOMIC_ACQUIRE))
 		spin_for(0.01);
 	cgt_wait_end();
-	cgt_thread_unregister(&c->self);
+	cgt_thread_unregister(&b->self);
 	return NULL;
+}
+
+static void spin_four_stalls(struct beside *b)
+{
+	spin_for(4 * b->stall);
 }
 
 static bool spin_beside(bool second_spins)
 {
-	static struct spin_pair c;
-	const double stall = 0.5;
-	struct cgt_thread self;
-	pthread_t second;
-	bool hung;
+	static struct beside b;
 
-	fresh_state();
-	start_detectors(stall, 0);
-	memset(&c, 0, sizeof(c));
-	c.spins = second_spins;
-	cgt_lock_init(&c.lock, cgt_lock_find("spinlock"), "test_lock");
-	cgt_thread_register(&self, CGT_ROLE_ACTOR, 1);
-	cr_assert_eq(pthread_create(&second, NULL, second_waiter, &c), 0);
-	while (!__atomic_load_n(&c.waiting, __ATOMIC_ACQUIRE))
-		sleep_ms(1);
-	WRITE_ONCE(self.wait_static, 1);
-	cgt_wait_begin_at(&c.lock, "test_lock", CGT_WAIT_WRITE, cgt_clock_coarse_ns());
-	spin_for(4 * stall);
-	cgt_wait_end();
-	hung = cgt_failure_count(CGT_DET_HANG) > 0;
-	__atomic_store_n(&c.stop, 1, __ATOMIC_RELEASE);
-	cr_assert(join_within(second, 10.0), "the second waiter did not finish");
-	cgt_detect_stop();
-	cgt_thread_unregister(&self);
-	cgt_lock_destroy(&c.lock);
-	return hung;
+	return wait_beside(&b, "spinlock", 0.5, second_spins, second_waiter, spin_four_stalls);
 }
 
 Test(hang_waits, hang_spinning_lock_beside_a_waiter_without_a_cpu_is_no_hang)
