@@ -7,7 +7,7 @@
 #include "../src/run/swarm.h"
 
 static struct cgt_run_config cfg = {
-	.seed = 42, .threads = 512, .walkers = 4, .clone_thread_pct = 70,
+	.seed = 42, .threads = 512, .walkers = 4, .clone_thread_pct = 70, .stall = 2,
 	.mix = { 35, 2, 20, 10, 33 }, .swarm = CGT_SWARM_ALL,
 };
 
@@ -217,4 +217,32 @@ Test(swarm, one_free_run_in_four_draws_a_large_population)
 		cr_assert_eq(cgt_swarm_population(&c), 0, "drawn in a controlled run");
 		c.sched = NULL;
 	}
+}
+
+/*
+ * One free-running phase in eight keeps a threadgroup reader off the CPU, for a tenth to
+ * half of the stall: never a whole stall (the correct kernel stays without a hang), never
+ * in a controlled run (its schedules stay as they were), never when --off-cpu pins it.
+ */
+Test(swarm, one_free_phase_in_eight_keeps_a_reader_off_the_cpu_below_the_stall)
+{
+	struct cgt_run_config controlled = cfg, pinned = cfg;
+	int off = 0, n = 800;
+
+	controlled.sched = cgt_sched_find("random");
+	pinned.swarm &= ~(1u << CGT_SWARM_OFF_CPU);
+	for (int i = 0; i < n; i++) {
+		struct cgt_phase p, c, q;
+
+		cgt_swarm_draw(&cfg, i, &p);
+		cgt_swarm_draw(&controlled, i, &c);
+		cgt_swarm_draw(&pinned, i, &q);
+		off += p.off_cpu_s > 0;
+		cr_assert(p.off_cpu_s == 0 || (p.off_cpu_s >= 0.1 * cfg.stall &&
+					       p.off_cpu_s < 0.5 * cfg.stall),
+			  "phase %d: %.2f s off the CPU, stall %.1f s", i, p.off_cpu_s, cfg.stall);
+		cr_assert_eq(c.off_cpu_s, 0, "a controlled phase drew a reader off the CPU");
+		cr_assert_eq(q.off_cpu_s, 0, "--off-cpu pinned, a phase drew one still");
+	}
+	cr_assert(off > n / 12 && off < n / 6, "%d of %d phases with a reader off the CPU", off, n);
 }

@@ -51,6 +51,8 @@
 	  "alloc_pidmap: past pid_max, numbers are handed out again (--pid-max)")	\
 	X(LOCK_BREAK,		"rcu-lock-break",					\
 	  "check_hung_uninterruptible_tasks: 1,024 threads into a scan, a grace period")	\
+	X(OFF_CPU,		"holder-off-cpu",					\
+	  "threadgroup_change_begin: a reader leaves the CPU holding the lock (--off-cpu)") \
 	X(CSET_FOUND,		"css-set-found",					\
 	  "find_css_set: the css_set was in the table")				\
 	X(CSET_CREATED,		"css-set-created",					\

@@ -45,22 +45,40 @@ void threadgroup_unlock(struct task *tsk)
 }
 
 /*
- * --off-cpu: which reader of the threadgroup lock leaves the CPU holding it (a few forks into
- * the run, so that migrations have begun), as a fork in direct reclaim or a throttled cgroup
- * does in the hung-task chains behind percpu_down_write.
+ * A reader of the threadgroup lock that leaves the CPU holding it, as a fork in direct
+ * reclaim or a throttled cgroup does in the hung-task chains behind percpu_down_write: the
+ * reader numbered off_cpu_at, for off_cpu_s (armed by cgt_model_off_cpu_arm; --off-cpu arms
+ * the 16th, a few forks into the run, so that migrations have begun).
  */
 #define OFF_CPU_READER	16
 static long threadgroup_readers;
+static long off_cpu_at;
+static double off_cpu_s;
+
+void cgt_model_off_cpu_arm(double seconds, long nth)
+{
+	__atomic_store(&off_cpu_s, &seconds, __ATOMIC_RELAXED);
+	__atomic_store_n(&off_cpu_at, __atomic_load_n(&threadgroup_readers, __ATOMIC_RELAXED) +
+			 nth, __ATOMIC_RELEASE);
+}
 
 /* threadgroup_change_begin: fork (of a thread, or of anything from 4.4), exit_signals, exec. */
 void threadgroup_change_begin(struct task *tsk)
 {
 	const struct cgt_model_config *cfg = cgt_model_cfg();
+	long at = __atomic_load_n(&off_cpu_at, __ATOMIC_ACQUIRE);
+	double seconds;
 
 	cgt_read_lock(threadgroup_rwsem(tsk));
-	if (cfg->off_cpu > 0 && cfg->hooks->off_cpu &&
-	    __atomic_add_fetch(&threadgroup_readers, 1, __ATOMIC_RELAXED) == OFF_CPU_READER)
-		cfg->hooks->off_cpu(cfg->off_cpu);
+	/* counted only while armed: once the reader goes, the forks count nothing */
+	if (at && cfg->hooks->off_cpu &&
+	    __atomic_add_fetch(&threadgroup_readers, 1, __ATOMIC_RELAXED) == at &&
+	    __atomic_compare_exchange_n(&off_cpu_at, &at, 0, false, __ATOMIC_RELAXED,
+					__ATOMIC_RELAXED)) {
+		__atomic_load(&off_cpu_s, &seconds, __ATOMIC_RELAXED);
+		cgt_cover(CGT_PATH_OFF_CPU);
+		cfg->hooks->off_cpu(seconds);
+	}
 }
 
 void threadgroup_change_end(struct task *tsk)
@@ -618,6 +636,9 @@ int cgroup_init(void)
 	int h, c, id = 0;
 
 	threadgroup_readers = 0;
+	off_cpu_at = 0;
+	if (cgt_model_cfg()->off_cpu > 0)
+		cgt_model_off_cpu_arm(cgt_model_cfg()->off_cpu, OFF_CPU_READER);
 	cgt_lock_init(&css_set_lock, cgt_model_cfg()->css_set_lock_ops, "css_set_lock");
 	cgt_lock_init(&cgroup_mutex, cgt_lock_find("mutex"), "cgroup_mutex");
 	cgt_lock_init(&cgroup_threadgroup_rwsem,

@@ -183,8 +183,8 @@ struct cgt_model_config {
 	 */
 	int pid_max;
 	/*
-	 * --off-cpu: the OFF_CPU_READER-th reader of the threadgroup lock stays off the CPU
-	 * this long holding it (hooks->off_cpu); 0, never.
+	 * --off-cpu: the 16th reader of the threadgroup lock stays off the CPU this long holding
+	 * it (hooks->off_cpu); 0, never.
 	 */
 	double off_cpu;
 };
@@ -277,6 +277,11 @@ void cgt_set_reap_delay(long delay);
 int de_thread(struct task *tsk);
 
 /* cgroup.c */
+/*
+ * The @nth reader of the threadgroup lock from now (1: the next) leaves the CPU for @seconds
+ * holding it (hooks->off_cpu), as --off-cpu and its swarm dimension ask.
+ */
+void cgt_model_off_cpu_arm(double seconds, long nth);
 void cgroup_fork(struct task *child);
 void cgroup_post_fork(struct task *child, struct task *parent);
 void cgroup_exit(struct task *tsk);

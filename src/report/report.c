@@ -71,11 +71,11 @@ static json_t *swarm_json(const struct cgt_run_config *cfg)
 			json_object_set_new(mix, cgt_op_names[op], json_integer(p->mix[op]));
 		for (int r = 0; r < CGT_NR_READS; r++)
 			json_object_set_new(reads, cgt_read_names[r], json_integer(p->reads[r]));
-		json_array_append_new(phases, json_pack("{s:i, s:f, s:I, s:i, s:o, s:i, s:i, s:i, s:i, s:o}",
+		json_array_append_new(phases, json_pack("{s:i, s:f, s:I, s:i, s:o, s:i, s:i, s:i, s:f, s:i, s:o}",
 			"index", p->index, "start_s", p->start_s, "start_step", (json_int_t)p->start_step,
 			"threads", p->threads, "mix", mix, "clone_thread_pct", p->clone_thread_pct,
 			"perturb_permille", p->perturb, "reap_delay", p->reap_delay,
-			"walkers", p->walkers, "reads", reads));
+			"off_cpu_s", p->off_cpu_s, "walkers", p->walkers, "reads", reads));
 	}
 	return json_pack("{s:o, s:i, s:o}", "dimensions", dims, "phases_total", total,
 			 "phases", phases);

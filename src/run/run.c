@@ -303,6 +303,8 @@ static void run_next_phase(struct cgt_run *run, double now_s, long step)
 
 	cgt_events_set_perturb(p->perturb);
 	cgt_set_reap_delay(p->reap_delay);
+	if (p->off_cpu_s > 0)
+		cgt_model_off_cpu_arm(p->off_cpu_s, 1);
 	if (step >= 0)
 		run->next_phase_step = step + cgt_swarm_length_steps(run->cfg, run->phase);
 	else
@@ -509,6 +511,8 @@ int cgt_run(const struct cgt_run_config *cfg, const struct cgt_run_hooks *hooks,
 		return -EINVAL;
 	}
 
+	if (cgt_phase_now()->off_cpu_s > 0)
+		cgt_model_off_cpu_arm(cgt_phase_now()->off_cpu_s, 1);
 	if (mcfg.pid_max != cfg->pid_max && !cfg->quiet)
 		printf("  pid space: numbers handed out again past pid_max %d (drawn by the swarm; "
 		       "--pid-max pins it)\n", mcfg.pid_max);

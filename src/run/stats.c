@@ -27,8 +27,9 @@ static int phase_describe(char *buf, size_t len, const struct cgt_phase *p)
 					cgt_op_names[op], p->mix[op]);
 	if (off < len)
 		off += (size_t)snprintf(buf + off, len - off,
-					" clone=%d perturb=%d reap=%d walkers=%d reads=",
-					p->clone_thread_pct, p->perturb, p->reap_delay, p->walkers);
+					" clone=%d perturb=%d reap=%d off-cpu=%.2fs walkers=%d reads=",
+					p->clone_thread_pct, p->perturb, p->reap_delay, p->off_cpu_s,
+					p->walkers);
 	for (int k = 0; k < CGT_NR_READS && off < len; k++)
 		off += (size_t)snprintf(buf + off, len - off, "%s%s:%u", k ? "," : "",
 					cgt_read_names[k], p->reads[k]);

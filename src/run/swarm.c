@@ -93,6 +93,15 @@ void cgt_swarm_draw(const struct cgt_run_config *cfg, int index, struct cgt_phas
 	p->reap_delay = (int)cfg->reap_delay;
 	if (swarmed(cfg, CGT_SWARM_REAP))
 		p->reap_delay = !prng_below(&r, 3) ? 0 : 1 + (int)prng_below(&r, 32);
+	/*
+	 * One free-running phase in eight keeps a reader of the threadgroup lock off the CPU
+	 * holding it, a tenth to half of --stall (the kernel's reader in reclaim or throttled):
+	 * the writer behind it sleeps, and every later fork behind that, so their wake-ups and
+	 * the convoy are exercised. Well short of the stall: the correct kernel stays without a
+	 * hang (--off-cpu, pinned, is what makes one); and rare: all forks wait meanwhile.
+	 */
+	if (swarmed(cfg, CGT_SWARM_OFF_CPU) && !cfg->sched && !prng_below(&r, 8))
+		p->off_cpu_s = cfg->stall * (0.1 + (double)prng_below(&r, 400) / 1000.0);
 }
 
 /*

@@ -29,7 +29,8 @@ struct cgt_run_config;
 	X(READS,	"reads")			\
 	X(REAP,		"reap-delay")			\
 	X(PID_MAX,	"pid-max")			\
-	X(KERNEL,	"kernel")
+	X(KERNEL,	"kernel")			\
+	X(OFF_CPU,	"off-cpu")
 
 enum cgt_swarm_dim {
 #define X(id, name) CGT_SWARM_##id,
@@ -54,6 +55,7 @@ struct cgt_phase {
 	int walkers;			/* walkers that read; the others idle */
 	unsigned int reads[CGT_NR_READS];	/* weights of the readers' kinds */
 	int reap_delay;			/* operations a zombie waits for its parent; 0: none */
+	double off_cpu_s;		/* a threadgroup reader off the CPU this long; 0: none */
 };
 
 /* Phase @index of a run: its configuration (pinned dimensions from @cfg) and length. */
