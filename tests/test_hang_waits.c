@@ -521,7 +521,10 @@ static void *second_waiter(void *arg)
 	WRITE_ONCE(b->self.wait_static, 1);
 	cgt_wait_begin_at(&b->lock, "test_lock", CGT_WAIT_WRITE, cgt_clock_coarse_ns());
 	__atomic_store_n(&b->ready, 1, __ATOMIC_RELEASE);
-	/* one sleep past the first waiter's spin: off the CPU the whole time */
+	/*
+	 * one sleep past the first waiter's spin: off the CPU the whole time, and not in a
+	 * lock's futex wait (a preempted thread is not)
+	 */
 	if (!b->opt)
 		sleep_ms(2500);
 	while (!__atomic_load_n(&b->stop, __ATOMIC_ACQUIRE))

@@ -413,9 +413,10 @@ static bool just_let_go(const struct graph *g, int i, uint64_t now, uint64_t sta
  * spinners, cheap in CFS's books, get it (a night's 3.15 cell, four runs of 1,500 threads
  * beside three burners: 600 writers of tasklist_lock stopped for 2 s, nobody holding it).
  * The kernel's spinners, preemption off, never leave a word so. Such a lock is left locked
- * only once each of its waiters has been on a CPU since the watch first saw it wait, so that
- * whoever touched the word has had a turn: each waiter's time on a CPU is kept then, per
- * wait, in a table by thread id that is cleared when half full.
+ * only once each of its waiters has been on a CPU since the watch first saw it wait, or
+ * sleeps in the lock's own futex wait, so that whoever touched the word has had a turn:
+ * each waiter's time on a CPU is kept then, per wait, in a table by thread id that is
+ * cleared when half full.
  */
 struct spun {
 	int id;				/* harness thread id, 0: empty */
@@ -426,14 +427,18 @@ struct spun {
 static struct spun *spun;
 static size_t spun_slots, spun_used;
 
-/* Has @t been on a CPU since the watch first saw this wait of it? (first seen: no) */
+/*
+ * Has @t been on a CPU since the watch first saw this wait of it (first seen: no), or is it
+ * asleep in the variant's own futex wait (a ticket's sleeper: it waits for a wake, and one
+ * lost is a hang)?
+ */
 static bool spun_ran(const struct cgt_thread *t)
 {
 	long long cpu = cgt_thread_cpu_ns(t->os_tid);
 	size_t h;
 
-	if (cpu < 0)
-		return true;		/* it cannot be told: as before, a spinner spins */
+	if (cpu < 0 || cgt_thread_syscall(t->os_tid) == SYS_futex)
+		return true;		/* cannot be told, or not preempted: as before */
 	if (spun_used * 2 >= spun_slots) {	/* half full: start again, larger up to 2^18 */
 		size_t want = !spun_slots ? 4096 : spun_slots < SPUN_MAX ? 2 * spun_slots :
 			      spun_slots;
