@@ -437,8 +437,8 @@ static bool spun_ran(const struct cgt_thread *t)
 	long long cpu = cgt_thread_cpu_ns(t->os_tid);
 	size_t h;
 
-	if (cpu < 0 || cgt_thread_syscall(t->os_tid) == SYS_futex)
-		return true;		/* cannot be told, or not preempted: as before */
+	if (cpu < 0)
+		return true;		/* it cannot be told: as before */
 	if (spun_used * 2 >= spun_slots) {	/* half full: start again, larger up to 2^18 */
 		size_t want = !spun_slots ? 4096 : spun_slots < SPUN_MAX ? 2 * spun_slots :
 			      spun_slots;
@@ -454,12 +454,16 @@ static bool spun_ran(const struct cgt_thread *t)
 	for (h = (size_t)t->id * 2654435761u % spun_slots; spun[h].id && spun[h].id != t->id;
 	     h = (h + 1) % spun_slots)
 		;
-	if (spun[h].id == t->id && spun[h].since == t->wait_since_ns)
-		return cpu > spun[h].cpu_ns;
-	if (!spun[h].id)
-		spun_used++;
-	spun[h] = (struct spun){ t->id, t->wait_since_ns, cpu };
-	return false;
+	if (spun[h].id == t->id && spun[h].since == t->wait_since_ns) {
+		if (cpu > spun[h].cpu_ns)
+			return true;
+	} else {
+		if (!spun[h].id)
+			spun_used++;
+		spun[h] = (struct spun){ t->id, t->wait_since_ns, cpu };
+	}
+	/* not preempted: it waits for a wake */
+	return cgt_thread_syscall(t->os_tid) == SYS_futex;
 }
 
 static bool spinning_lock_wait(const struct cgt_thread *t)

@@ -257,8 +257,8 @@ enum cgt_op_result cgt_do_op(struct cgt_run *run, struct task *me, enum cgt_op o
 static void fork_refused(struct cgt_run *run)
 {
 	stat_inc(run, fork_at_cap);
-	if (__atomic_exchange_n(&run->ramping, 0, __ATOMIC_RELAXED))
-		WRITE_ONCE(run->stats.ramp_ms, (long)((cgt_now() - run->start) * 1000));
+	if (__atomic_load_n(&run->ramping, __ATOMIC_RELAXED))
+		cgt_run_ramp_end(run, cgt_now() - run->start, true);
 	if (!cgt_sched_on())
 		sched_yield();
 }

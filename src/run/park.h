@@ -40,4 +40,14 @@ static inline bool cgt_run_stopping(struct cgt_run *run)
 	return __atomic_load_n(&run->stop, __ATOMIC_ACQUIRE);
 }
 
+/*
+ * The ramp ends, @now_s into the run: by the driver, or by a fork refused at the cap; its
+ * time is kept if the population was @reached (once, by whoever ends it).
+ */
+static inline void cgt_run_ramp_end(struct cgt_run *run, double now_s, bool reached)
+{
+	if (__atomic_exchange_n(&run->ramping, 0, __ATOMIC_RELAXED) && reached)
+		WRITE_ONCE(run->stats.ramp_ms, (long)(now_s * 1000));
+}
+
 #endif

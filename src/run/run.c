@@ -290,10 +290,9 @@ static void run_ramp(struct cgt_run *run, double now_s)
 	if (!__atomic_load_n(&run->ramping, __ATOMIC_RELAXED))
 		return;
 	if (READ_ONCE(run->stats.live) >= run->stats.ramp_target)
-		WRITE_ONCE(run->stats.ramp_ms, (long)(now_s * 1000));
-	else if (now_s < run->cfg->duration / 2)
-		return;
-	__atomic_store_n(&run->ramping, 0, __ATOMIC_RELAXED);
+		cgt_run_ramp_end(run, now_s, true);
+	else if (now_s >= run->cfg->duration / 2)
+		cgt_run_ramp_end(run, now_s, false);
 }
 
 /* The next swarm phase: its configuration published, its perturbation in force. */

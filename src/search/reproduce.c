@@ -15,17 +15,23 @@
 #include "search.h"
 #include "child.h"
 
+/* A search's runs: quiet, stopping at @detector, judged here rather than by --expect. */
+static void search_config(struct cgt_run_config *cfg, int detector, char *found)
+{
+	found[0] = '\0';
+	cfg->stop_on = detector;
+	cfg->quiet = true;
+	cfg->expect = CGT_EXPECT_NONE;
+	cfg->check_determinism = false;
+}
+
 int cgt_reproduce(struct cgt_run_config *cfg, int detector, const char *what,
 		  cgt_match_fn match, void *arg, long runs, cgt_render_fn render, char *found,
 		  size_t len)
 {
 	long other = 0;
 
-	found[0] = '\0';
-	cfg->stop_on = detector;
-	cfg->quiet = true;
-	cfg->expect = CGT_EXPECT_NONE;
-	cfg->check_determinism = false;
+	search_config(cfg, detector, found);
 	if (cfg->duration < 60)
 		cfg->duration = 60;	/* a controlled run ends by its decisions, not the clock */
 	printf("reproduce: looking for %s (%s) in up to %ld %s schedules of %d decisions\n",
@@ -74,11 +80,7 @@ int cgt_reproduce_free(struct cgt_run_config *cfg, int detector, const char *wha
 	char got[256] = "no report", path[600];
 	bool same;
 
-	found[0] = '\0';
-	cfg->stop_on = detector;
-	cfg->quiet = true;
-	cfg->expect = CGT_EXPECT_NONE;
-	cfg->check_determinism = false;
+	search_config(cfg, detector, found);
 	printf("reproduce: looking for %s (%s) free-running for %g s (seed %llu)\n",
 	       cgt_detector_names[detector], what, cfg->duration, (unsigned long long)cfg->seed);
 	fflush(stdout);
