@@ -257,7 +257,9 @@ enum cgt_op_result cgt_do_op(struct cgt_run *run, struct task *me, enum cgt_op o
 static void fork_refused(struct cgt_run *run)
 {
 	stat_inc(run, fork_at_cap);
-	if (__atomic_load_n(&run->ramping, __ATOMIC_RELAXED))
+	/* the cap counts forks under way: the population is there once they have finished */
+	if (__atomic_load_n(&run->ramping, __ATOMIC_RELAXED) &&
+	    READ_ONCE(run->stats.peak) >= run->stats.ramp_target)
 		cgt_run_ramp_end(run, cgt_now() - run->start, true);
 	if (!cgt_sched_on())
 		sched_yield();
