@@ -22,7 +22,7 @@
 #include "cli.h"
 #include "../base/clock.h"
 #include "../base/files.h"
-#include "../run/exit_status.h"
+#include "../base/exit_status.h"
 
 #define GRACE_S		20	/* past the child's own deadline: its crash grace and then some */
 

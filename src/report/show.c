@@ -10,7 +10,7 @@
 #include "page.h"
 #include "report_read.h"
 #include "../core/failure.h"
-#include "../run/exit_status.h"
+#include "../base/exit_status.h"
 
 int cgt_report_show(const char *path, FILE *out)
 {

@@ -8,9 +8,9 @@
 #include <stdio.h>
 
 #include "../base/clock.h"
+#include "../base/exit_status.h"
 #include "../model/model.h"
 #include "../sched/sched.h"
-#include "exit_status.h"
 #include "ops.h"
 #include "press.h"
 #include "stats.h"
