@@ -5,8 +5,8 @@
  * through a temporary file and a rename, so nothing half-written (no ".name.tmp") remains.
  * And the check made before a run starts, that the results folder can be written.
  *
- * The configuration is made as the command line makes it (cgt_tunables_defaults, then
- * cgt_tunables_parse over an argv, then the banner and command rendered from it).
+ * The configuration is made as the command line makes it (cgt_run_options_argv over an
+ * argv, then cgt_run_render).
  */
 #define _GNU_SOURCE
 #include <criterion/criterion.h>
@@ -20,7 +20,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../src/cli/tunables.h"
+#include "../src/run/options.h"
 #include "../src/core/failure.h"
 #include "../src/core/thread.h"
 #include "../src/base/build.h"
@@ -32,21 +32,6 @@
 /* A seed above 2^53: a JSON number would lose it, the report's decimal string must not. */
 #define SEED_STR	"18446744073709551557"
 #define EVIDENCE	"first line of evidence\nsecond line\n\nfourth, after a blank one\n"
-
-static char *render(void (*fn)(FILE *f, const struct cgt_run_config *cfg),
-		    const struct cgt_run_config *cfg)
-{
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *m = open_memstream(&buf, &len);
-
-	cr_assert_not_null(m);
-	fn(m, cfg);
-	fclose(m);
-	if (buf && len && buf[len - 1] == '\n')
-		buf[len - 1] = '\0';
-	return buf;
-}
 
 static char *read_text(const char *path)
 {
@@ -136,11 +121,9 @@ Test(report, json_and_summary_written_and_complete)
 	cgt_thread_register(&self, CGT_ROLE_DRIVER, 0);
 	cgt_events_install(0, false, 1);
 
-	cgt_tunables_defaults(&cfg);
-	cr_assert_eq(cgt_tunables_parse(argc, argv, &cfg), 0);
+	cr_assert_eq(cgt_run_options_argv(argc, argv, &cfg), 0);
 	cr_assert_eq(cgt_dir_check_writable(cfg.out), 0);
-	cfg.banner = render(cgt_tunables_banner, &cfg);
-	cfg.command = render(cgt_tunables_command, &cfg);
+	cgt_run_render(&cfg);
 	cr_assert_not_null(cfg.css_lock);
 	cr_assert_not_null(cfg.tasklist_lock);
 
@@ -269,8 +252,7 @@ Test(report, json_and_summary_written_and_complete)
 	cgt_events_remove();
 	cgt_lock_destroy(&lk);
 	cgt_thread_unregister(&self);
-	free((char *)cfg.banner);
-	free((char *)cfg.command);
+	cgt_run_render_free(&cfg);
 	remove_tree(out);
 }
 
@@ -315,7 +297,7 @@ Test(report, check_dir_refuses_unwritable_paths)
 	/* cgt_report_write into the same impossible place */
 	cgt_clock_reset();
 	cgt_failures_reset();
-	cgt_tunables_defaults(&cfg);
+	cgt_run_options_defaults(&cfg);
 	cfg.out = under_file;
 	memset(&res, 0, sizeof(res));
 	cgt_fail(CGT_DET_INVARIANT, 0, NULL, "never written");

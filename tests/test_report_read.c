@@ -3,7 +3,7 @@
  * The strict reader of report.json, version 2 (src/report/report_read.c): a controlled run's
  * report (with the coverage it ignores) and a free-running one read back field by field, then each way a report can be
  * wrong, each refused with a reason naming the field; and the command split back into the
- * argv that cgt_tunables_parse takes, so that it repeats the configuration it came from.
+ * argv that cgt_run_options_argv takes, so that it repeats the configuration it came from.
  *
  * The bad reports are the good one with one piece of text replaced (bad()), so that each
  * case shows exactly what it breaks.
@@ -18,7 +18,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../src/cli/tunables.h"
+#include "../src/run/options.h"
 #include "../src/core/failure.h"
 #include "../src/report/report_read.h"
 
@@ -464,7 +464,7 @@ Test(report_read, command_argv_refused)
 }
 
 /*
- * The words given back are what cgt_tunables_parse takes (argv[1], "run", in the place of
+ * The words given back are what cgt_run_options_argv takes (argv[1], "run", in the place of
  * the program name), and they make the configuration the command was written from: the
  * command rendered again is the same.
  */
@@ -479,19 +479,17 @@ Test(report_read, command_argv_parses_back)
 	FILE *m;
 	int argc;
 
-	cgt_tunables_defaults(&cfg);
-	cr_assert_eq(cgt_tunables_parse(16, args, &cfg), 0);
+	cr_assert_eq(cgt_run_options_argv(16, args, &cfg), 0);
 	m = open_memstream(&command, &len);
-	cgt_tunables_command(m, &cfg);
+	cgt_run_options_command(m, &cfg);
 	fclose(m);
 	cr_assert(strstr(command, " --bug walk-from-exiting"), "%s", command);
 
 	cr_assert_eq(cgt_command_argv(command, &argc, &argv, err, sizeof(err)), 0, "%s: %s",
 		     command, err);
-	cgt_tunables_defaults(&again);
-	cr_assert_eq(cgt_tunables_parse(argc - 1, argv + 1, &again), 0, "%s", command);
+	cr_assert_eq(cgt_run_options_argv(argc - 1, argv + 1, &again), 0, "%s", command);
 	m = open_memstream(&command2, &len);
-	cgt_tunables_command(m, &again);
+	cgt_run_options_command(m, &again);
 	fclose(m);
 	cr_assert_str_eq(command2, command);
 	cr_assert_eq(again.seed, 18446744073709551557ULL);

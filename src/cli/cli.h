@@ -4,14 +4,13 @@
 #define CGT_CLI_H
 
 #include "../report/report.h"
+#include "../run/options.h"
 
 struct tunable_set;
 struct cgt_report_in;
 
 int cgt_cli_prepare(struct tunable_set *sets, size_t nsets, void (*help)(FILE *f), int argc,
 		    char **argv, struct cgt_run_config *cfg);
-void cgt_cli_render(struct cgt_run_config *cfg);
-void cgt_cli_release(struct cgt_run_config *cfg);	/* what prepare and render allocated */
 void cgt_cli_on_signals(void);
 
 /*

@@ -5,36 +5,40 @@
  * <out>/compare-<date>-<time> with compare.csv, compare.json, compare.gp and the plots.
  */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "compare_cli.h"
-#include "tunables.h"
+#include "../base/exit_status.h"
 #include "../base/files.h"
+#include "../base/tunable.h"
+#include "../compare/compare.h"
+#include "../compare/compare_kinds.h"
 
 #define CMP(field)	offsetof(struct cgt_compare_config, field)
 
 static const struct tunable compare_tunables[] = {
-	{ "locks", T_LOCKS, "all", "NAME,...", "lock variants to compare (all: every one)",
+	{ "locks", &cgt_tunable_locks, "all", "NAME,...", "lock variants to compare (all: every one)",
 	  CMP(locks), 0, 0 },
-	{ "threads", T_INTS, "1,2,4,8", "N,...", "thread counts, each a cell per variant",
+	{ "threads", &cgt_tunable_ints, "1,2,4,8", "N,...", "thread counts, each a cell per variant",
 	  CMP(threads), 1, CGT_CMP_MAX_THREADS },
-	{ "workload", T_WORKLOADS, "read-mostly", "NAME,...", "workload presets (all: every one)",
+	{ "workload", &cgt_tunable_workloads, "read-mostly", "NAME,...", "workload presets (all: every one)",
 	  CMP(workloads), 0, 0 },
-	{ "duration", T_SECONDS, "1", "SECONDS",
+	{ "duration", &cgt_tunable_seconds, "1", "SECONDS",
 	  "each measurement: one cell, one context, one repeat (suffix ms, s, m or h)",
 	  CMP(duration), 0, 3600 },
-	{ "repeat", T_INT, "3", "N", "measurements of each cell and context (median and spread)",
+	{ "repeat", &cgt_tunable_int, "3", "N", "measurements of each cell and context (median and spread)",
 	  CMP(repeat), 1, CGT_CMP_MAX_REPEAT },
-	{ "seed", T_SEED, NULL, "N", "seed of every random choice (default: from the clock, printed)",
+	{ "seed", &cgt_tunable_seed, NULL, "N", "seed of every random choice (default: from the clock, printed)",
 	  CMP(seed), 0, 0 },
-	{ "out", T_PATH, "results", "DIR", "the results folder compare-<date>-<time> goes in here",
+	{ "out", &cgt_tunable_path, "results", "DIR", "the results folder compare-<date>-<time> goes in here",
 	  CMP(out), 0, 0 },
-	{ "quiet", T_FLAG, NULL, NULL, "no line per cell as it is measured: the tables only",
+	{ "quiet", &cgt_tunable_flag, NULL, NULL, "no line per cell as it is measured: the tables only",
 	  CMP(quiet), 0, 0 },
-	{ "reference", T_FLAG, NULL, NULL, "also time each variant's reference primitive, as its "
+	{ "reference", &cgt_tunable_flag, NULL, NULL, "also time each variant's reference primitive, as its "
 	  "users write it (glibc, liburcu, Concurrency Kit), and the limit's ratio to it",
 	  CMP(reference), 0, 0 },
 };

@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "tunables.h"
+#include "../run/options.h"
 #include "../base/build.h"
 #include "../base/files.h"
 #include "../report/kmap.h"
@@ -157,7 +157,7 @@ static int candidate_config(const struct cgt_kmap *m, const struct cgt_kmap_cand
 			    char *words, size_t len)
 {
 	char *all[64], *w, *save, off[32] = "";
-	struct tunable_set run = cgt_tunables_run_set(cfg);
+	struct tunable_set run = cgt_run_options(cfg);
 	int n = 0, ret;
 
 	/* a controlled run's holder is off until nothing else can run; a free one's, past it */
@@ -177,7 +177,7 @@ static int candidate_config(const struct cgt_kmap *m, const struct cgt_kmap_cand
 	for (w = strtok_r(words, " ", &save); w && n < 63; w = strtok_r(NULL, " ", &save))
 		all[n++] = w;
 	all[n] = NULL;
-	ret = cgt_cli_prepare(&run, 1, cgt_tunables_help, n, all, cfg);
+	ret = cgt_cli_prepare(&run, 1, cgt_run_options_help, n, all, cfg);
 	if (ret)
 		return ret < 0 ? CGT_EXIT_USAGE : ret;
 	return 0;
@@ -286,19 +286,19 @@ static int search(const struct cgt_reproduce_opts *o, const struct cgt_kmap *map
 		 want.nwords ? want.words[0] : "", want.nwords > 1 ? ", ..." : "");
 	free_found[0] = '\0';
 	if (o->free_s > 0 && !candidate_config(map, c, o->free_s, out, &cfg, words, sizeof(words)))
-		r = cgt_reproduce_free(&cfg, c->detector, what, klog_match, &want, cgt_cli_render,
+		r = cgt_reproduce_free(&cfg, c->detector, what, klog_match, &want, cgt_run_render,
 				       free_found, len);
-	cgt_cli_release(&cfg);
+	cgt_run_render_free(&cfg);
 	memset(&cfg, 0, sizeof(cfg));
 	if (r == CGT_EXIT_PASS)
 		*runs = left;
 	if (candidate_config(map, c, 0, out, &cfg, words, sizeof(words))) {
-		cgt_cli_release(&cfg);
+		cgt_run_render_free(&cfg);
 		return free_found[0] ? 1 : -1;
 	}
-	r = cgt_reproduce(&cfg, c->detector, what, klog_match, &want, *runs, cgt_cli_render,
+	r = cgt_reproduce(&cfg, c->detector, what, klog_match, &want, *runs, cgt_run_render,
 			  found, len);
-	cgt_cli_release(&cfg);
+	cgt_run_render_free(&cfg);
 	return !r ? 0 : free_found[0] ? 1 : -1;
 }
 

@@ -6,7 +6,7 @@
 
 #include "cli.h"
 #include "compare_cli.h"
-#include "tunables.h"
+#include "../run/options.h"
 #include "../search/search.h"
 #include "../base/build.h"
 #include "../run/catalogue.h"
@@ -16,15 +16,15 @@ static int run_body(void *arg);
 static int cmd_run(int argc, char **argv)
 {
 	struct cgt_run_config cfg = { 0 };
-	struct tunable_set run = cgt_tunables_run_set(&cfg);
+	struct tunable_set run = cgt_run_options(&cfg);
 	int ret;
 
-	ret = cgt_cli_prepare(&run, 1, cgt_tunables_help, argc, argv, &cfg);
+	ret = cgt_cli_prepare(&run, 1, cgt_run_options_help, argc, argv, &cfg);
 	if (ret)
 		return ret < 0 ? CGT_EXIT_PASS : ret;
 	if (cfg.check_determinism) {
 		ret = cgt_check_determinism(&cfg);
-		cgt_cli_release(&cfg);
+		cgt_run_render_free(&cfg);
 		return ret;
 	}
 	if (!cfg.quiet) {
@@ -32,7 +32,7 @@ static int cmd_run(int argc, char **argv)
 		fflush(stdout);
 	}
 	ret = cgt_supervise(&cfg, run_body, &cfg);
-	cgt_cli_release(&cfg);
+	cgt_run_render_free(&cfg);
 	return ret;
 }
 
@@ -122,7 +122,7 @@ static int cmd_help(int argc, char **argv)
 		printf("%s cgtorture %-20s %s\n", k ? "      " : "usage:", lhs, c->help);
 	}
 	putchar('\n');
-	cgt_tunables_help(stdout);
+	cgt_run_options_help(stdout);
 	return CGT_EXIT_PASS;
 }
 

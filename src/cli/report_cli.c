@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "cli.h"
-#include "tunables.h"
+#include "../run/options.h"
 #include "../base/files.h"
 #include "../report/kind.h"
 #include "../report/page.h"
@@ -36,18 +36,18 @@ int cgt_show_main(int argc, char **argv)
 }
 
 static const struct tunable reproduce_tunables[] = {
-	{ NULL, T_STRING, NULL, "REPORT", "report.json of a free-running failure, or a kernel "
+	{ NULL, &cgt_tunable_string, NULL, "REPORT", "report.json of a free-running failure, or a kernel "
 	  "log (- for stdin)", offsetof(struct cgt_reproduce_opts, report), 0, 0 },
-	{ "runs", T_COUNT, "200", "N", "controlled schedules to try at most",
+	{ "runs", &cgt_tunable_count, "200", "N", "controlled schedules to try at most",
 	  offsetof(struct cgt_reproduce_opts, runs), 1, 100000 },
-	{ "shrink", T_COUNT, "100", "N", "trial runs to shrink the schedule found (0: none)",
+	{ "shrink", &cgt_tunable_count, "100", "N", "trial runs to shrink the schedule found (0: none)",
 	  offsetof(struct cgt_reproduce_opts, shrink), 0, 1000000 },
-	{ "free", T_SECONDS, "5", "SECONDS", "a kernel log: free-running time per search, "
+	{ "free", &cgt_tunable_seconds, "5", "SECONDS", "a kernel log: free-running time per search, "
 	  "before its controlled schedules (0: none)", offsetof(struct cgt_reproduce_opts, free_s),
 	  -1, 600 },
-	{ "out", T_STRING, "results", "DIR", "where a kernel log's reproduction goes (a "
+	{ "out", &cgt_tunable_string, "results", "DIR", "where a kernel log's reproduction goes (a "
 	  "report.json's goes to its folder)", offsetof(struct cgt_reproduce_opts, out), 0, 0 },
-	{ "map", T_FLAG, NULL, NULL, "a kernel log: print its records and the mapping, search "
+	{ "map", &cgt_tunable_flag, NULL, NULL, "a kernel log: print its records and the mapping, search "
 	  "nothing", offsetof(struct cgt_reproduce_opts, map), 0, 0 },
 };
 
@@ -107,8 +107,8 @@ static int controlled_config(const struct cgt_report_in *r, const struct cgt_run
 		 */
 		all[n++] = "--locks";
 		all[n++] = "model";
-		run = cgt_tunables_run_set(cfg);
-		ret = cgt_cli_prepare(&run, 1, cgt_tunables_help, n, all, cfg);
+		run = cgt_run_options(cfg);
+		ret = cgt_cli_prepare(&run, 1, cgt_run_options_help, n, all, cfg);
 		if (ret < 0)
 			ret = CGT_EXIT_USAGE;
 	}
@@ -180,12 +180,12 @@ int cgt_reproduce_main(int argc, char **argv)
 	cgt_cli_on_signals();
 	snprintf(what, sizeof(what), "kind \"%s\"", kind);
 	ret = cgt_reproduce(&cfg, r.failure[i].detector, what, same_kind, kind, o.runs,
-			    cgt_cli_render, found, sizeof(found));
+			    cgt_run_render, found, sizeof(found));
 	if (!ret)
 		ret = cgt_cli_exact(found, o.shrink);
 out:
-	cgt_cli_release(&cfg);
-	cgt_cli_release(&orig);
+	cgt_run_render_free(&cfg);
+	cgt_run_render_free(&orig);
 	cgt_report_in_free(&r);
 	free(out);
 	return ret;

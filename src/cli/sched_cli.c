@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "cli.h"
-#include "tunables.h"
+#include "../run/options.h"
 #include "../base/build.h"
 #include "../run/catalogue.h"
 #include "../base/files.h"
@@ -22,9 +22,9 @@ struct explore_opts {
 };
 
 static const struct tunable explore_tunables[] = {
-	{ "runs", T_COUNT, "100", "N", "schedules to try",
+	{ "runs", &cgt_tunable_count, "100", "N", "schedules to try",
 	  offsetof(struct explore_opts, runs), 1, 100000000 },
-	{ "keep-going", T_FLAG, NULL, NULL, "count every failing schedule",
+	{ "keep-going", &cgt_tunable_flag, NULL, NULL, "count every failing schedule",
 	  offsetof(struct explore_opts, keep_going), 0, 0 },
 };
 
@@ -62,7 +62,7 @@ static void explore_render(struct cgt_run_config *cfg)
 		cfg->tasklist_lock = e ? cgt_lock_find(e->tasklist_lock) :
 					 explore_pins.tasklist_lock;
 	}
-	cgt_cli_render(cfg);
+	cgt_run_render(cfg);
 }
 
 int cgt_explore_main(int argc, char **argv)
@@ -71,7 +71,7 @@ int cgt_explore_main(int argc, char **argv)
 	struct explore_opts o = { 0 };
 	struct tunable_set sets[] = {
 		TUNABLE_SET(explore_tunables, &o),
-		cgt_tunables_run_set(&cfg),
+		cgt_run_options(&cfg),
 	};
 	char **pct = NULL;
 	int ret;
@@ -81,13 +81,13 @@ int cgt_explore_main(int argc, char **argv)
 		/* parsed again as the controlled runs they are: no free run's draw is theirs */
 		pct = calloc((size_t)argc + 3, sizeof(*pct));
 		if (!pct) {
-			cgt_cli_release(&cfg);
+			cgt_run_render_free(&cfg);
 			return CGT_EXIT_FAIL;
 		}
 		memcpy(pct, argv, (size_t)argc * sizeof(*argv));
 		pct[argc] = "--sched";
 		pct[argc + 1] = "pct";
-		cgt_cli_release(&cfg);
+		cgt_run_render_free(&cfg);
 		ret = cgt_cli_prepare(sets, ARRAY_SIZE(sets), explore_help, argc + 2, pct, &cfg);
 	}
 	if (ret) {
@@ -97,11 +97,11 @@ int cgt_explore_main(int argc, char **argv)
 	if (!cfg.sched) {
 		fprintf(stderr, "cgtorture: explore: --sched none is not a schedule to explore "
 			"(valid: %s)\n", cgt_sched_names());
-		cgt_cli_release(&cfg);
+		cgt_run_render_free(&cfg);
 		free(pct);
 		return CGT_EXIT_USAGE;
 	}
-	cgt_tunables_defaults(&defaults);
+	cgt_run_options_defaults(&defaults);
 	explore_pins.era_free = !cfg.bugs && !cgt_tunables_given(&sets[1], "kernel") &&
 				!cgt_tunables_given(&sets[1], "css-lock") &&
 				!cgt_tunables_given(&sets[1], "tasklist-lock");
@@ -109,7 +109,7 @@ int cgt_explore_main(int argc, char **argv)
 	explore_pins.tasklist_lock = defaults.tasklist_lock;
 	cgt_cli_on_signals();
 	ret = cgt_explore(&cfg, o.runs, o.keep_going, explore_render);
-	cgt_cli_release(&cfg);
+	cgt_run_render_free(&cfg);
 	free(pct);
 	return ret;
 }
@@ -158,8 +158,8 @@ int cgt_cli_report_config(const char *path, struct cgt_report_in *r, struct cgt_
 			return CGT_EXIT_FAIL;
 		}
 	}
-	run = cgt_tunables_run_set(cfg);
-	ret = cgt_cli_prepare(&run, 1, cgt_tunables_help, argc - 1, argv + 1, cfg);
+	run = cgt_run_options(cfg);
+	ret = cgt_cli_prepare(&run, 1, cgt_run_options_help, argc - 1, argv + 1, cfg);
 	cgt_argv_free(argc, argv);
 	if (ret)
 		return ret < 0 ? CGT_EXIT_USAGE : ret;
@@ -181,12 +181,12 @@ struct report_opts {
 	long runs;
 };
 
-#define REPORT_ARG	{ NULL, T_STRING, NULL, "REPORT", "report.json",			\
+#define REPORT_ARG	{ NULL, &cgt_tunable_string, NULL, "REPORT", "report.json",			\
 			  offsetof(struct report_opts, report), 0, 0 }
 
 static const struct tunable replay_tunables[] = {
 	REPORT_ARG,
-	{ "tries", T_COUNT, "10", "N", "free-running runs",
+	{ "tries", &cgt_tunable_count, "10", "N", "free-running runs",
 	  offsetof(struct report_opts, runs), 1, 100000 },
 };
 
@@ -231,19 +231,19 @@ int cgt_replay_main(int argc, char **argv)
 	if (!ret) {
 		out = cgt_path_join(r.dir, "replay");
 		cfg.out = out;
-		cgt_cli_render(&cfg);
+		cgt_run_render(&cfg);
 		cgt_cli_on_signals();
 		ret = cgt_replay(o.report, &r, &cfg, o.runs);
 		free(out);
 	}
-	cgt_cli_release(&cfg);
+	cgt_run_render_free(&cfg);
 	cgt_report_in_free(&r);
 	return ret;
 }
 
 static const struct tunable shrink_tunables[] = {
 	REPORT_ARG,
-	{ "runs", T_COUNT, "300", "N", "trial runs at most",
+	{ "runs", &cgt_tunable_count, "300", "N", "trial runs at most",
 	  offsetof(struct report_opts, runs), 1, 1000000 },
 };
 
@@ -271,9 +271,9 @@ int cgt_shrink_main(int argc, char **argv)
 		return CGT_EXIT_PASS;
 	if (!ret) {
 		cgt_cli_on_signals();
-		ret = cgt_shrink(o.report, &r, &cfg, o.runs, cgt_cli_render);
+		ret = cgt_shrink(o.report, &r, &cfg, o.runs, cgt_run_render);
 	}
-	cgt_cli_release(&cfg);
+	cgt_run_render_free(&cfg);
 	cgt_report_in_free(&r);
 	return ret;
 }
@@ -291,21 +291,21 @@ int cgt_cli_exact(const char *found, long shrink)
 	if (!ret) {
 		replay_out = cgt_path_join(found_r.dir, "replay");
 		rcfg.out = replay_out;
-		cgt_cli_render(&rcfg);
+		cgt_run_render(&rcfg);
 		ret = cgt_replay(found, &found_r, &rcfg, 1);
 	}
 	if (!ret && shrink) {
-		cgt_cli_release(&rcfg);
+		cgt_run_render_free(&rcfg);
 		cgt_report_in_free(&found_r);
 		memset(&rcfg, 0, sizeof(rcfg));
 		ret = cgt_cli_report_config(found, &found_r, &rcfg);
-		if (!ret && cgt_shrink(found, &found_r, &rcfg, shrink, cgt_cli_render))
+		if (!ret && cgt_shrink(found, &found_r, &rcfg, shrink, cgt_run_render))
 			printf("reproduce: the schedule found stays as it is\n");
 	}
 	if (!ret)
 		printf("reproduce: exact replay: cgtorture replay %s\nreproduce: the page: "
 		       "%s/report.html\n", found, found_r.dir);
-	cgt_cli_release(&rcfg);
+	cgt_run_render_free(&rcfg);
 	cgt_report_in_free(&found_r);
 	free(replay_out);
 	return ret;

@@ -75,7 +75,7 @@ void cgt_cmp_write_section(void *data, struct prng *rng, unsigned int len);
 /* Every task still counted once: the writers excluded one another. */
 bool cgt_cmp_data_consistent(struct cgt_cmp_data *d);
 
-/* Comma lists of the command line (filled by the tunables engine, src/cli/tunables.c). */
+/* Comma lists of the command line, filled by compare_kinds.c */
 struct cgt_lock_list {
 	int n;
 	const struct cgt_lock_ops *v[CGT_LIST_MAX];

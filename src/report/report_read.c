@@ -534,7 +534,7 @@ int cgt_command_argv(const char *command, int *argc, char ***argv, char *err, si
 			return fail(&c, "a control character (0x%02x) at byte %zu", ch, i);
 		if (ch != ' ')
 			continue;
-		/* cgt_tunables_command writes one space between words: anything else is not its */
+		/* cgt_run_options_command writes one space between words: anything else is not its */
 		if (command[i + 1] == ' ' || !command[i + 1])
 			return fail(&c, "an empty word after byte %zu (a value with spaces in it "
 				    "cannot be split back)", i);

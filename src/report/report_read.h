@@ -60,7 +60,7 @@ int cgt_report_parse(const char *buf, size_t len, struct cgt_report_in *out, cha
 void cgt_report_in_free(struct cgt_report_in *r);
 
 /*
- * Split @command into argv words (cgt_tunables_command writes it space-separated, no
+ * Split @command into argv words (cgt_run_options_command writes it space-separated, no
  * quoting); argv[0] is "cgtorture", argv[1] "run", argv[*argc] NULL. 0, or -1 with a reason.
  * Caller frees with cgt_argv_free.
  */

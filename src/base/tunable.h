@@ -1,40 +1,24 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The tunables of each command, declared once in a table: they drive getopt_long, --help and
- * the start banner. tunable_kinds.c holds the kinds of value, tunables.c the engine and the
- * stress run's table.
+ * Tunables declared once in a table, as the kernel's module parameters are: name, kind,
+ * default, help and where the value goes. getopt_long's options, --help's lines, the banner
+ * and the command that runs a configuration again all come from a table. The engine sits
+ * this low because a report's command line is parsed again by the searches, not only by the
+ * command line; each layer declares the kinds of value it owns (tunable_kinds.c here, the
+ * run's in run/option_kinds.c, compare's lists in compare/compare_kinds.c), as each
+ * subsystem brings its own kernel_param_ops.
  */
-#ifndef CGT_TUNABLES_H
-#define CGT_TUNABLES_H
+#ifndef CGT_TUNABLE_H
+#define CGT_TUNABLE_H
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
-#include "../compare/compare.h"
-#include "../run/run.h"
+#include "compiler.h"
 
-/*
- * The kinds of value, each an entry of cgt_tunable_kinds[] (tunable_kinds.c).
- * T_BOUND: seconds as meant for the plain build, stretched by the sanitizers' slowdown when
- * parsed and shrunk back when spelled out, so one command line means the same in every build.
- * T_COUNT: a long, its range in the message. T_STRING: any word, kept as given.
- */
-enum tunable_kind { T_SECONDS, T_BOUND, T_SEED, T_INT, T_PID_MAX, T_COUNT, T_ITER, T_LOCK, T_ERA, T_MIX, T_FLAG,
-		    T_BUG, T_EXPECT, T_PATH, T_STRING, T_STOP, T_SCHED, T_SWARM, T_LOCK_MODE,
-		    /* comma lists (compare.h): lock variants or "all", numbers, workloads or "all" */
-		    T_LOCKS, T_INTS, T_WORKLOADS,
-		    T_NR_KINDS };
-
-/* A tunable with no name is a positional argument, which the usage line names by metavar. */
-struct tunable {
-	const char *name;
-	enum tunable_kind kind;
-	const char *def;		/* parsed like the command line; NULL: the kind's fallback */
-	const char *metavar;
-	const char *help;		/* a positional's: what it is, as "needs one ..." says */
-	size_t offset;			/* into the command's configuration */
-	long min, max;			/* T_INT, T_COUNT, T_INTS, T_SECONDS and T_BOUND ranges */
-};
+struct tunable;
 
 struct tunable_kind_ops {
 	/* @arg into @dst; 0, or CGT_EXIT_USAGE once cgt_usage_error has said why */
@@ -52,10 +36,33 @@ struct tunable_kind_ops {
 	bool default_below;		/* --help shows the default on a line of its own */
 };
 
-extern const struct tunable_kind_ops cgt_tunable_kinds[T_NR_KINDS];
+/* A tunable with no name is a positional argument, which the usage line names by metavar. */
+struct tunable {
+	const char *name;
+	const struct tunable_kind_ops *kind;
+	const char *def;		/* parsed like the command line; NULL: the kind's fallback */
+	const char *metavar;
+	const char *help;		/* a positional's: what it is, as "needs one ..." says */
+	size_t offset;			/* into the command's configuration */
+	long min, max;			/* int, count, ints, seconds and bound ranges */
+};
+
+/*
+ * The generic kinds (tunable_kinds.c). seconds: a double, with a unit (ms, s, m, h); min < 0
+ * lets 0 switch the thing off. bound: seconds as meant for the plain build, stretched by the
+ * sanitizers' slowdown when parsed and shrunk back when spelled out, so one command line
+ * means the same in every build. int: an int in [min, max]. count: a long, its range in the
+ * message. seed: an unsigned 64-bit number, from the clock if none is given. flag: a bool,
+ * given or not. path: a word without white space. string: any word, kept as given.
+ */
+extern const struct tunable_kind_ops cgt_tunable_seconds, cgt_tunable_bound, cgt_tunable_int,
+	cgt_tunable_count, cgt_tunable_seed, cgt_tunable_flag, cgt_tunable_path,
+	cgt_tunable_string;
 
 /* "cgtorture: --NAME: <fmt with arg> (valid: ...)" on one line; returns CGT_EXIT_USAGE. */
 int cgt_usage_error(const char *name, const char *fmt, const char *arg, const char *valid);
+/* A whole decimal long: 0, or -1 if @arg is not one. */
+int cgt_tunable_parse_long(const char *arg, long *out);
 
 /* A table and the configuration its values go into, for the engine. */
 struct tunable_set {
@@ -69,22 +76,6 @@ struct tunable_set {
 #define TUNABLE_SET(tab, cfg)								\
 	{ (tab), ARRAY_SIZE(tab) + 0 * sizeof(char[ARRAY_SIZE(tab) <= 64 ? 1 : -1]), (cfg), 0 }
 
-/* The stress run's table. */
-struct tunable_set cgt_tunables_run_set(struct cgt_run_config *cfg);
-void cgt_tunables_defaults(struct cgt_run_config *cfg);
-/* 0 on success; otherwise prints one line naming the problem and returns CGT_EXIT_USAGE. */
-int cgt_tunables_parse(int argc, char **argv, struct cgt_run_config *cfg);
-/*
- * @sets: a command's own tables and the run's (cgt_tunables_run_set(@cfg)), parsed as one
- * command line, then the run's own rules. As cgt_tunables_sets_parse.
- */
-int cgt_tunables_run_parse(struct tunable_set *sets, size_t nsets, void (*help)(FILE *f),
-			   int argc, char **argv, const struct cgt_run_config *cfg);
-void cgt_tunables_help(FILE *f);
-void cgt_tunables_banner(FILE *f, const struct cgt_run_config *cfg);
-void cgt_tunables_command(FILE *f, const struct cgt_run_config *cfg);
-
-/* The engine, for any command's tables and configurations. */
 void cgt_tunables_table_defaults(const struct tunable *table, size_t n, void *cfg);
 /*
  * Every option of @sets, in one getopt_long pass, and then the positionals in order. 0, a
