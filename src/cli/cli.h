@@ -20,8 +20,6 @@ void cgt_cli_on_signals(void);
 int cgt_supervise(const struct cgt_run_config *cfg, int (*body)(void *arg), void *arg);
 
 /* sched_cli.c: the searches' command lines */
-/* @path read (one line and CGT_EXIT_USAGE if bad), its run configured from its command. */
-int cgt_cli_report_config(const char *path, struct cgt_report_in *r, struct cgt_run_config *cfg);
 int cgt_explore_main(int argc, char **argv);
 int cgt_replay_main(int argc, char **argv);
 int cgt_shrink_main(int argc, char **argv);

@@ -286,8 +286,8 @@ static int search(const struct cgt_reproduce_opts *o, const struct cgt_kmap *map
 		 want.nwords ? want.words[0] : "", want.nwords > 1 ? ", ..." : "");
 	free_found[0] = '\0';
 	if (o->free_s > 0 && !candidate_config(map, c, o->free_s, out, &cfg, words, sizeof(words)))
-		r = cgt_reproduce_free(&cfg, c->detector, what, klog_match, &want, cgt_run_render,
-				       free_found, len);
+		r = cgt_reproduce_free(&cfg, c->detector, what, klog_match, &want, free_found,
+				       len);
 	cgt_run_render_free(&cfg);
 	memset(&cfg, 0, sizeof(cfg));
 	if (r == CGT_EXIT_PASS)
@@ -296,8 +296,7 @@ static int search(const struct cgt_reproduce_opts *o, const struct cgt_kmap *map
 		cgt_run_render_free(&cfg);
 		return free_found[0] ? 1 : -1;
 	}
-	r = cgt_reproduce(&cfg, c->detector, what, klog_match, &want, *runs, cgt_run_render,
-			  found, len);
+	r = cgt_reproduce(&cfg, c->detector, what, klog_match, &want, *runs, found, len);
 	cgt_run_render_free(&cfg);
 	return !r ? 0 : free_found[0] ? 1 : -1;
 }

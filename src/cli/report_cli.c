@@ -154,7 +154,7 @@ int cgt_reproduce_main(int argc, char **argv)
 		return ret < 0 ? CGT_EXIT_PASS : ret;
 	if (!is_json(o.report))
 		return cgt_reproduce_klog(&o);
-	ret = cgt_cli_report_config(o.report, &r, &orig);
+	ret = cgt_report_config(o.report, &r, &orig);
 	if (ret)
 		goto out;
 	ret = CGT_EXIT_USAGE;
@@ -179,8 +179,8 @@ int cgt_reproduce_main(int argc, char **argv)
 	cfg.out = out;
 	cgt_cli_on_signals();
 	snprintf(what, sizeof(what), "kind \"%s\"", kind);
-	ret = cgt_reproduce(&cfg, r.failure[i].detector, what, same_kind, kind, o.runs,
-			    cgt_run_render, found, sizeof(found));
+	ret = cgt_reproduce(&cfg, r.failure[i].detector, what, same_kind, kind, o.runs, found,
+			    sizeof(found));
 	if (!ret)
 		ret = cgt_cli_exact(found, o.shrink);
 out:

@@ -15,17 +15,11 @@
 #include "../base/files.h"
 #include "../search/search.h"
 
-/* explore's own options, beside the run's */
-struct explore_opts {
-	long runs;
-	bool keep_going;
-};
-
 static const struct tunable explore_tunables[] = {
 	{ "runs", &cgt_tunable_count, "100", "N", "schedules to try",
-	  offsetof(struct explore_opts, runs), 1, 100000000 },
+	  offsetof(struct cgt_explore_opts, runs), 1, 100000000 },
 	{ "keep-going", &cgt_tunable_flag, NULL, NULL, "count every failing schedule",
-	  offsetof(struct explore_opts, keep_going), 0, 0 },
+	  offsetof(struct cgt_explore_opts, keep_going), 0, 0 },
 };
 
 static void explore_help(FILE *f)
@@ -40,35 +34,10 @@ static void explore_help(FILE *f)
 	      "--steps, --threads, --bug, --seed, --out, ...\n", f);
 }
 
-/*
- * What the schedules' era is drawn over: unless --kernel, a lock option or a bug pins them,
- * each schedule that steps through the locks' code draws its era from its own seed, as
- * `cgtorture run` with that seed would (the rerun command names it); the others keep the
- * default era and locks.
- */
-static struct {
-	bool era_free;
-	const struct cgt_lock_ops *css_lock, *tasklist_lock;
-} explore_pins;
-
-static void explore_render(struct cgt_run_config *cfg)
-{
-	if (explore_pins.era_free) {
-		const struct cgt_kernel_era *e = cgt_swarm_era(cfg);
-
-		cfg->era = e ? e : cgt_era_find(CGT_DEFAULT_ERA);
-		cfg->kernel_given = e != NULL;
-		cfg->css_lock = e ? cgt_lock_find(e->css_set_lock) : explore_pins.css_lock;
-		cfg->tasklist_lock = e ? cgt_lock_find(e->tasklist_lock) :
-					 explore_pins.tasklist_lock;
-	}
-	cgt_run_render(cfg);
-}
-
 int cgt_explore_main(int argc, char **argv)
 {
-	struct cgt_run_config cfg = { 0 }, defaults;
-	struct explore_opts o = { 0 };
+	struct cgt_run_config cfg = { 0 };
+	struct cgt_explore_opts o = { 0 };
 	struct tunable_set sets[] = {
 		TUNABLE_SET(explore_tunables, &o),
 		cgt_run_options(&cfg),
@@ -101,78 +70,14 @@ int cgt_explore_main(int argc, char **argv)
 		free(pct);
 		return CGT_EXIT_USAGE;
 	}
-	cgt_run_options_defaults(&defaults);
-	explore_pins.era_free = !cfg.bugs && !cgt_tunables_given(&sets[1], "kernel") &&
-				!cgt_tunables_given(&sets[1], "css-lock") &&
-				!cgt_tunables_given(&sets[1], "tasklist-lock");
-	explore_pins.css_lock = defaults.css_lock;
-	explore_pins.tasklist_lock = defaults.tasklist_lock;
+	o.era_free = !cfg.bugs && !cgt_tunables_given(&sets[1], "kernel") &&
+		     !cgt_tunables_given(&sets[1], "css-lock") &&
+		     !cgt_tunables_given(&sets[1], "tasklist-lock");
 	cgt_cli_on_signals();
-	ret = cgt_explore(&cfg, o.runs, o.keep_going, explore_render);
+	ret = cgt_explore(&cfg, &o);
 	cgt_run_render_free(&cfg);
 	free(pct);
 	return ret;
-}
-
-/* A report's configuration, as its command line gives it, for a run in this binary. */
-int cgt_cli_report_config(const char *path, struct cgt_report_in *r, struct cgt_run_config *cfg)
-{
-	struct tunable_set run;
-	char err[256];
-	char **argv;
-	int argc, ret;
-
-	if (cgt_report_read(path, r, err, sizeof(err))) {
-		fprintf(stderr, "cgtorture: %s\n", err);
-		return CGT_EXIT_USAGE;
-	}
-	if (strcmp(r->build, cgt_build_name())) {
-		fprintf(stderr, "cgtorture: %s is from the %s build; this is the %s build "
-			"(build/%s/cgtorture)\n", path, r->build, cgt_build_name(), r->build);
-		return CGT_EXIT_USAGE;
-	}
-	if (cgt_command_argv(r->command, &argc, &argv, err, sizeof(err))) {
-		fprintf(stderr, "cgtorture: %s: %s\n", path, err);
-		return CGT_EXIT_USAGE;
-	}
-	/*
-	 * The locks the schedule was made with, named last so that they win: a report from
-	 * before --locks kept the model's, and a command without --locks would now take the
-	 * code's on an odd seed, and with it an era drawn from that seed.
-	 */
-	if (r->controlled) {
-		char **v = realloc(argv, (size_t)(argc + 3) * sizeof(*argv));
-
-		if (!v) {
-			cgt_argv_free(argc, argv);
-			fprintf(stderr, "cgtorture: out of memory\n");
-			return CGT_EXIT_FAIL;
-		}
-		argv = v;
-		argv[argc++] = strdup("--locks");
-		argv[argc++] = strdup(r->lock_code ? "code" : "model");
-		argv[argc] = NULL;
-		if (!argv[argc - 2] || !argv[argc - 1]) {
-			cgt_argv_free(argc, argv);
-			fprintf(stderr, "cgtorture: out of memory\n");
-			return CGT_EXIT_FAIL;
-		}
-	}
-	run = cgt_run_options(cfg);
-	ret = cgt_cli_prepare(&run, 1, cgt_run_options_help, argc - 1, argv + 1, cfg);
-	cgt_argv_free(argc, argv);
-	if (ret)
-		return ret < 0 ? CGT_EXIT_USAGE : ret;
-	if (r->controlled != (cfg->sched != NULL) ||
-	    (r->controlled && strcmp(r->scheduler, cfg->sched->name))) {
-		fprintf(stderr, "cgtorture: %s: the schedule (%s) does not fit the command (--sched %s)\n",
-			path, r->controlled ? r->scheduler : "none",
-			cfg->sched ? cfg->sched->name : "none");
-		return CGT_EXIT_USAGE;
-	}
-	cfg->check_determinism = false;
-	cfg->quiet = true;
-	return 0;
 }
 
 /* replay's and shrink's options: the report, and how many runs */
@@ -203,7 +108,7 @@ static int report_prepare(const struct tunable *table, size_t n, void (*help)(FI
 
 	cgt_tunables_table_defaults(table, n, o);
 	ret = cgt_tunables_sets_parse(&set, 1, help, argc, argv);
-	return ret ? ret : cgt_cli_report_config(o->report, r, cfg);
+	return ret ? ret : cgt_report_config(o->report, r, cfg);
 }
 
 static void replay_help(FILE *f)
@@ -271,7 +176,7 @@ int cgt_shrink_main(int argc, char **argv)
 		return CGT_EXIT_PASS;
 	if (!ret) {
 		cgt_cli_on_signals();
-		ret = cgt_shrink(o.report, &r, &cfg, o.runs, cgt_run_render);
+		ret = cgt_shrink(o.report, &r, &cfg, o.runs);
 	}
 	cgt_run_render_free(&cfg);
 	cgt_report_in_free(&r);
@@ -287,7 +192,7 @@ int cgt_cli_exact(const char *found, long shrink)
 	int ret;
 
 	/* exact: the schedule found, followed again decision by decision */
-	ret = cgt_cli_report_config(found, &found_r, &rcfg);
+	ret = cgt_report_config(found, &found_r, &rcfg);
 	if (!ret) {
 		replay_out = cgt_path_join(found_r.dir, "replay");
 		rcfg.out = replay_out;
@@ -298,8 +203,8 @@ int cgt_cli_exact(const char *found, long shrink)
 		cgt_run_render_free(&rcfg);
 		cgt_report_in_free(&found_r);
 		memset(&rcfg, 0, sizeof(rcfg));
-		ret = cgt_cli_report_config(found, &found_r, &rcfg);
-		if (!ret && cgt_shrink(found, &found_r, &rcfg, shrink, cgt_run_render))
+		ret = cgt_report_config(found, &found_r, &rcfg);
+		if (!ret && cgt_shrink(found, &found_r, &rcfg, shrink))
 			printf("reproduce: the schedule found stays as it is\n");
 	}
 	if (!ret)

@@ -5,11 +5,9 @@
  * a report shows, and the signals that end a run early.
  */
 #include <signal.h>
-#include <string.h>
 
 #include "cli.h"
 #include "../run/options.h"
-#include "../base/files.h"
 
 static void on_signal(int sig)
 {
@@ -27,16 +25,7 @@ int cgt_cli_prepare(struct tunable_set *sets, size_t nsets, void (*help)(FILE *f
 {
 	int ret = cgt_run_options_parse(sets, nsets, help, argc, argv, cfg);
 
-	if (ret)
-		return ret;
-	ret = cgt_dir_check_writable(cfg->out);
-	if (ret) {
-		fprintf(stderr, "cgtorture: --out: cannot write in '%s': %s\n", cfg->out,
-			strerror(-ret));
-		return CGT_EXIT_USAGE;
-	}
-	cgt_run_render(cfg);
-	return 0;
+	return ret ? ret : cgt_run_options_ready(cfg);
 }
 
 void cgt_cli_on_signals(void)

@@ -10,6 +10,7 @@
 
 #include "options.h"
 #include "../base/build.h"
+#include "../base/files.h"
 #include "../base/machine.h"
 
 #define CFG(field)	offsetof(struct cgt_run_config, field)
@@ -251,6 +252,19 @@ static char *render(void (*fn)(FILE *, const struct cgt_run_config *),
 	if (buf && len && buf[len - 1] == '\n')
 		buf[len - 1] = '\0';
 	return buf;
+}
+
+int cgt_run_options_ready(struct cgt_run_config *cfg)
+{
+	int ret = cgt_dir_check_writable(cfg->out);
+
+	if (ret) {
+		fprintf(stderr, "cgtorture: --out: cannot write in '%s': %s\n", cfg->out,
+			strerror(-ret));
+		return CGT_EXIT_USAGE;
+	}
+	cgt_run_render(cfg);
+	return 0;
 }
 
 void cgt_run_render(struct cgt_run_config *cfg)

@@ -37,6 +37,11 @@ void cgt_run_options_help(FILE *f);
 void cgt_run_options_banner(FILE *f, const struct cgt_run_config *cfg);
 /* The command that runs @cfg again, every value spelled out (--kernel only if given). */
 void cgt_run_options_command(FILE *f, const struct cgt_run_config *cfg);
+/*
+ * What a parsed configuration needs before it runs: its results folder writable (else one
+ * line on stderr and CGT_EXIT_USAGE), then cgt_run_render. 0 or the status.
+ */
+int cgt_run_options_ready(struct cgt_run_config *cfg);
 /* cfg->banner and cfg->command made anew from @cfg, as a report shows them */
 void cgt_run_render(struct cgt_run_config *cfg);
 /* what cgt_run_render allocated */

@@ -12,6 +12,7 @@
 #include "child.h"
 #include "../base/build.h"
 #include "../run/catalogue.h"
+#include "../run/options.h"
 
 /* The one catalogued bug a run puts back, or -1. */
 static int only_bug(const struct cgt_run_config *cfg)
@@ -27,12 +28,24 @@ static int only_bug(const struct cgt_run_config *cfg)
 	return bug;
 }
 
-int cgt_explore(struct cgt_run_config *cfg, long runs, bool keep_going, cgt_render_fn render)
+/* A schedule's era, drawn from its seed when nothing pins it (struct cgt_explore_opts). */
+static void explore_era(struct cgt_run_config *cfg, const struct cgt_run_config *defaults)
+{
+	const struct cgt_kernel_era *e = cgt_swarm_era(cfg);
+
+	cfg->era = e ? e : cgt_era_find(CGT_DEFAULT_ERA);
+	cfg->kernel_given = e != NULL;
+	cfg->css_lock = e ? cgt_lock_find(e->css_set_lock) : defaults->css_lock;
+	cfg->tasklist_lock = e ? cgt_lock_find(e->tasklist_lock) : defaults->tasklist_lock;
+}
+
+int cgt_explore(struct cgt_run_config *cfg, const struct cgt_explore_opts *o)
 {
 	const struct cgt_sched_params params = cgt_run_sched_params(cfg);
+	struct cgt_run_config defaults;
 	const char *target_name;
 	bool tty = isatty(STDERR_FILENO);
-	long found = 0, first = 0;
+	long found = 0, first = 0, runs = o->runs;
 	int bug, target;
 	uint64_t seed0;
 
@@ -52,6 +65,7 @@ int cgt_explore(struct cgt_run_config *cfg, long runs, bool keep_going, cgt_rend
 		       "schedule = %.3g, with n = %d threads, k = %d decisions\n", cfg->depth,
 		       cfg->sched->bound(&params, cfg->threads + cfg->walkers + 1),
 		       cfg->threads + cfg->walkers + 1, cfg->steps);
+	cgt_run_options_defaults(&defaults);
 	seed0 = cfg->seed;
 	for (long i = 0; i < runs; i++) {
 		struct cgt_child_result r;
@@ -59,7 +73,9 @@ int cgt_explore(struct cgt_run_config *cfg, long runs, bool keep_going, cgt_rend
 		bool hit;
 
 		cfg->seed = seed0 + (uint64_t)i;
-		render(cfg);
+		if (o->era_free)
+			explore_era(cfg, &defaults);
+		cgt_run_render(cfg);
 		if (cgt_run_child(cfg, true, &r)) {
 			fprintf(stderr, "cgtorture: cannot fork a run: %s\n", strerror(errno));
 					return CGT_EXIT_FAIL;
@@ -83,7 +99,7 @@ int cgt_explore(struct cgt_run_config *cfg, long runs, bool keep_going, cgt_rend
 				       r.report_dir, r.report_dir);
 		}
 		cgt_child_result_free(&r);
-		if (hit && !keep_going)
+		if (hit && !o->keep_going)
 			break;
 		if (cgt_run_interrupted()) {
 			runs = i + 1;

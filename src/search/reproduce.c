@@ -14,6 +14,7 @@
 
 #include "search.h"
 #include "child.h"
+#include "../run/options.h"
 
 /* A search's runs: quiet, stopping at @detector, judged here rather than by --expect. */
 static void search_config(struct cgt_run_config *cfg, int detector, char *found)
@@ -26,8 +27,7 @@ static void search_config(struct cgt_run_config *cfg, int detector, char *found)
 }
 
 int cgt_reproduce(struct cgt_run_config *cfg, int detector, const char *what,
-		  cgt_match_fn match, void *arg, long runs, cgt_render_fn render, char *found,
-		  size_t len)
+		  cgt_match_fn match, void *arg, long runs, char *found, size_t len)
 {
 	long other = 0;
 
@@ -43,7 +43,7 @@ int cgt_reproduce(struct cgt_run_config *cfg, int detector, const char *what,
 		long step;
 
 		cfg->seed = 1 + (uint64_t)i;	/* from seed 1: the same count every time */
-		render(cfg);
+		cgt_run_render(cfg);
 		if (cgt_run_child(cfg, true, &r))
 			return CGT_EXIT_FAIL;
 		snprintf(path, sizeof(path), "%s/report.json", r.report_dir);
@@ -73,8 +73,7 @@ int cgt_reproduce(struct cgt_run_config *cfg, int detector, const char *what,
 }
 
 int cgt_reproduce_free(struct cgt_run_config *cfg, int detector, const char *what,
-		       cgt_match_fn match, void *arg, cgt_render_fn render, char *found,
-		       size_t len)
+		       cgt_match_fn match, void *arg, char *found, size_t len)
 {
 	struct cgt_child_result r;
 	char got[256] = "no report", path[600];
@@ -84,7 +83,7 @@ int cgt_reproduce_free(struct cgt_run_config *cfg, int detector, const char *wha
 	printf("reproduce: looking for %s (%s) free-running for %g s (seed %llu)\n",
 	       cgt_detector_names[detector], what, cfg->duration, (unsigned long long)cfg->seed);
 	fflush(stdout);
-	render(cfg);
+	cgt_run_render(cfg);
 	if (cgt_run_child(cfg, true, &r))
 		return CGT_EXIT_FAIL;
 	snprintf(path, sizeof(path), "%s/report.json", r.report_dir);

@@ -2,8 +2,8 @@
 /*
  * The searches over controlled schedules, each made of child runs (child.c): the
  * determinism check, explore, replay and shrink, one file each. The command line parses
- * their options and prepares @cfg; @render remakes @cfg's banner and command line after
- * the search changes it, as each run's report shows them.
+ * their options and prepares @cfg; a search that changes @cfg renders it again
+ * (cgt_run_render), as each run's report shows it.
  */
 #ifndef CGT_SEARCH_H
 #define CGT_SEARCH_H
@@ -13,12 +13,26 @@
 #include "../report/report.h"
 #include "../report/report_read.h"
 
-typedef void (*cgt_render_fn)(struct cgt_run_config *cfg);
-
+/*
+ * report_config.c: @path read (one line and CGT_EXIT_USAGE if bad), its run configured from
+ * the command it keeps, rendered, and made quiet for a search's child runs.
+ */
+int cgt_report_config(const char *path, struct cgt_report_in *r, struct cgt_run_config *cfg);
 /* determinism.c: the same controlled run twice; the two schedules must be the same */
 int cgt_check_determinism(const struct cgt_run_config *cfg);
-/* explore.c: up to @runs schedules, seeds from cfg->seed on; the exit status */
-int cgt_explore(struct cgt_run_config *cfg, long runs, bool keep_going, cgt_render_fn render);
+/* explore's schedules */
+struct cgt_explore_opts {
+	long runs;			/* at most */
+	bool keep_going;		/* past the first failure: count them all */
+	/*
+	 * No --kernel, lock option or bug pins the era: each schedule that steps through the
+	 * locks' code draws it from its own seed, as `cgtorture run` with that seed would;
+	 * the others keep the default era and locks.
+	 */
+	bool era_free;
+};
+/* explore.c: up to o->runs schedules, seeds from cfg->seed on; the exit status */
+int cgt_explore(struct cgt_run_config *cfg, const struct cgt_explore_opts *o);
 /* replay.c: the report @r (read from @path) run again, @tries times if free-running */
 int cgt_replay(const char *path, const struct cgt_report_in *r, struct cgt_run_config *cfg,
 	       long tries);
@@ -26,7 +40,7 @@ int cgt_replay(const char *path, const struct cgt_report_in *r, struct cgt_run_c
 int cgt_report_interest(const struct cgt_report_in *r, int stop_on);
 /* shrink.c: @r's failing schedule cut down in at most @budget trials; @cfg ends as the smallest */
 int cgt_shrink(const char *path, const struct cgt_report_in *r, struct cgt_run_config *cfg,
-	       long budget, cgt_render_fn render);
+	       long budget);
 
 /*
  * Whether the failure of @detector in the report @path is the one looked for; what it is
@@ -41,14 +55,12 @@ typedef bool (*cgt_match_fn)(const char *path, int detector, void *arg, char *go
  * found, 1 not.
  */
 int cgt_reproduce(struct cgt_run_config *cfg, int detector, const char *what,
-		  cgt_match_fn match, void *arg, long runs, cgt_render_fn render, char *found,
-		  size_t len);
+		  cgt_match_fn match, void *arg, long runs, char *found, size_t len);
 /*
  * reproduce.c: one free-running run of @cfg (its --duration, its seed) that stops at
  * @detector; 0 if it failed so and @match took the failure, its report's path in @found.
  */
 int cgt_reproduce_free(struct cgt_run_config *cfg, int detector, const char *what,
-		       cgt_match_fn match, void *arg, cgt_render_fn render, char *found,
-		       size_t len);
+		       cgt_match_fn match, void *arg, char *found, size_t len);
 
 #endif

@@ -14,6 +14,7 @@
 #include "search.h"
 #include "child.h"
 #include "../base/files.h"
+#include "../run/options.h"
 
 struct shrink {
 	struct cgt_run_config *cfg;	/* the smallest configuration so far */
@@ -172,7 +173,7 @@ static int shrink_publish(const char *dir, const struct cgt_child_result *res)
 }
 
 int cgt_shrink(const char *path, const struct cgt_report_in *r, struct cgt_run_config *cfg,
-	       long budget, cgt_render_fn render)
+	       long budget)
 {
 	struct shrink sh = { .cfg = cfg, .budget = budget };
 	struct cgt_child_result fin;
@@ -220,7 +221,7 @@ int cgt_shrink(const char *path, const struct cgt_report_in *r, struct cgt_run_c
 	sh.cfg->follow_stop_step = sh.best_stop;
 	sh.cfg->lenient = false;
 	sh.cfg->no_report = false;
-	render(sh.cfg);
+	cgt_run_render(sh.cfg);
 	if (cgt_run_child(sh.cfg, true, &fin))
 		goto out;
 	cgt_child_failure(&fin, got, sizeof(got));
