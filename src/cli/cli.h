@@ -19,25 +19,13 @@ void cgt_cli_on_signals(void);
  */
 int cgt_supervise(const struct cgt_run_config *cfg, int (*body)(void *arg), void *arg);
 
-/* sched_cli.c: the searches' command lines */
+/* search_cli.c: the searches' command lines */
 int cgt_explore_main(int argc, char **argv);
 int cgt_replay_main(int argc, char **argv);
 int cgt_shrink_main(int argc, char **argv);
-/* The schedule found (a report.json) replayed exactly, then shrunk in @shrink trials. */
-int cgt_cli_exact(const char *found, long shrink);
-/* report_cli.c: a report for a person */
+/* show_cli.c: a report for a person */
 int cgt_show_main(int argc, char **argv);
+/* reproduce_cli.c: a report.json or a kernel's log made an exact replay */
 int cgt_reproduce_main(int argc, char **argv);
-/* reproduce's options */
-struct cgt_reproduce_opts {
-	const char *report;		/* a report.json, or a kernel log ("-": stdin) */
-	long runs;			/* controlled schedules at most */
-	long shrink;			/* trial runs to shrink the one found */
-	double free_s;			/* a kernel log: free-running seconds per search */
-	const char *out;
-	bool map;			/* a kernel log: map it, search nothing */
-};
-/* klog_cli.c: reproduce of a kernel's own report */
-int cgt_reproduce_klog(const struct cgt_reproduce_opts *o);
 
 #endif

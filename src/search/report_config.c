@@ -53,13 +53,13 @@ int cgt_report_config(const char *path, struct cgt_report_in *r, struct cgt_run_
 			return CGT_EXIT_FAIL;
 		}
 	}
+	/* ready while the words live: --out points into them until the caller sets its own */
 	ret = cgt_run_options_argv(argc - 1, argv + 1, cfg);
+	if (!ret)
+		ret = cgt_run_options_ready(cfg);
 	cgt_argv_free(argc, argv);
 	if (ret)
 		return ret < 0 ? CGT_EXIT_USAGE : ret;
-	ret = cgt_run_options_ready(cfg);
-	if (ret)
-		return ret;
 	if (r->controlled != (cfg->sched != NULL) ||
 	    (r->controlled && strcmp(r->scheduler, cfg->sched->name))) {
 		fprintf(stderr, "cgtorture: %s: the schedule (%s) does not fit the command (--sched %s)\n",

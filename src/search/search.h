@@ -63,4 +63,26 @@ int cgt_reproduce(struct cgt_run_config *cfg, int detector, const char *what,
 int cgt_reproduce_free(struct cgt_run_config *cfg, int detector, const char *what,
 		       cgt_match_fn match, void *arg, char *found, size_t len);
 
+/*
+ * reproduce.c: the schedule found (a report.json) replayed exactly, then shrunk in @shrink
+ * trials; reproduce's last steps, for a report.json and a kernel log alike.
+ */
+int cgt_reproduce_exact(const char *found, long shrink);
+
+/* reproduce's options */
+struct cgt_reproduce_opts {
+	const char *report;		/* a report.json, or a kernel log ("-": stdin) */
+	long runs;			/* controlled schedules at most */
+	long shrink;			/* trial runs to shrink the one found */
+	double free_s;			/* a kernel log: free-running seconds per search */
+	const char *out;
+	bool map;			/* a kernel log: map it, search nothing */
+};
+/* Used when a report puts back no single catalogued bug: small, and switching often. */
+#define REPRODUCE_DEFAULT	"--sched random --threads 8 --steps 5000"
+/* reproduce_report.c: a free-running failure's report.json made an exact replay */
+int cgt_reproduce_report(const struct cgt_reproduce_opts *o);
+/* reproduce_klog.c: a kernel's own report mapped, searched and made an exact replay */
+int cgt_reproduce_klog(const struct cgt_reproduce_opts *o);
+
 #endif

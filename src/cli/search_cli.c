@@ -86,7 +86,7 @@ struct report_opts {
 	long runs;
 };
 
-#define REPORT_ARG	{ NULL, &cgt_tunable_string, NULL, "REPORT", "report.json",			\
+#define REPORT_ARG	{ NULL, &cgt_tunable_string, NULL, "REPORT", "report.json",	\
 			  offsetof(struct report_opts, report), 0, 0 }
 
 static const struct tunable replay_tunables[] = {
@@ -180,38 +180,5 @@ int cgt_shrink_main(int argc, char **argv)
 	}
 	cgt_run_render_free(&cfg);
 	cgt_report_in_free(&r);
-	return ret;
-}
-
-/* reproduce's last steps, for a report.json and a kernel log alike */
-int cgt_cli_exact(const char *found, long shrink)
-{
-	struct cgt_run_config rcfg = { 0 };
-	struct cgt_report_in found_r = { 0 };
-	char *replay_out = NULL;
-	int ret;
-
-	/* exact: the schedule found, followed again decision by decision */
-	ret = cgt_report_config(found, &found_r, &rcfg);
-	if (!ret) {
-		replay_out = cgt_path_join(found_r.dir, "replay");
-		rcfg.out = replay_out;
-		cgt_run_render(&rcfg);
-		ret = cgt_replay(found, &found_r, &rcfg, 1);
-	}
-	if (!ret && shrink) {
-		cgt_run_render_free(&rcfg);
-		cgt_report_in_free(&found_r);
-		memset(&rcfg, 0, sizeof(rcfg));
-		ret = cgt_report_config(found, &found_r, &rcfg);
-		if (!ret && cgt_shrink(found, &found_r, &rcfg, shrink))
-			printf("reproduce: the schedule found stays as it is\n");
-	}
-	if (!ret)
-		printf("reproduce: exact replay: cgtorture replay %s\nreproduce: the page: "
-		       "%s/report.html\n", found, found_r.dir);
-	cgt_run_render_free(&rcfg);
-	cgt_report_in_free(&found_r);
-	free(replay_out);
 	return ret;
 }

@@ -13,13 +13,13 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cli.h"
-#include "../run/options.h"
+#include "search.h"
 #include "../base/build.h"
 #include "../base/files.h"
 #include "../report/kmap.h"
 #include "../report/page.h"
-#include "../search/search.h"
+#include "../run/catalogue.h"
+#include "../run/options.h"
 
 /* a candidate without a catalogued bug: the era's code, small and switching often */
 /* on the model's locks: a kernel's report is of the kernel's code, not of our variants' */
@@ -177,10 +177,10 @@ static int candidate_config(const struct cgt_kmap *m, const struct cgt_kmap_cand
 	for (w = strtok_r(words, " ", &save); w && n < 63; w = strtok_r(NULL, " ", &save))
 		all[n++] = w;
 	all[n] = NULL;
-	ret = cgt_cli_prepare(&run, 1, cgt_run_options_help, n, all, cfg);
+	ret = cgt_run_options_parse(&run, 1, cgt_run_options_help, n, all, cfg);
 	if (ret)
 		return ret < 0 ? CGT_EXIT_USAGE : ret;
-	return 0;
+	return cgt_run_options_ready(cfg);
 }
 
 /*
@@ -344,7 +344,6 @@ int cgt_reproduce_klog(const struct cgt_reproduce_opts *o)
 		fprintf(stderr, "cgtorture: --out: cannot make '%s'\n", out);
 		goto out;
 	}
-	cgt_cli_on_signals();
 	for (int i = 0; i < map->ncandidates && tried < runs && !cgt_run_interrupted(); i++) {
 		const struct cgt_kmap_candidate *c = &map->cand[i];
 		int r;
@@ -370,7 +369,7 @@ int cgt_reproduce_klog(const struct cgt_reproduce_opts *o)
 		       cgt_kmap_candidate_name(c));
 		keep_source(r ? free_found : found, path, map, c);
 		if (!r) {
-			ret = cgt_cli_exact(found, o->shrink);
+			ret = cgt_reproduce_exact(found, o->shrink);
 		} else {
 			printf("reproduce: no controlled schedule of %ld replays it exactly (more: "
 			       "cgtorture reproduce %s --runs N)\nreproduce: the page: "
