@@ -11,6 +11,8 @@
 
 #include "run.h"
 
+struct run_walker;
+
 struct cgt_run {
 	const struct cgt_run_config *cfg;
 	const struct cgt_run_hooks *hooks;
@@ -22,6 +24,8 @@ struct cgt_run {
 	int failed;			/* the --stop-on detector reported: end now */
 	int ramping;			/* the population is growing: every operation forks */
 	double start;
+	struct run_walker *walkers;	/* init and the walkers (walker.c) */
+	int nwalkers;			/* of them, those started */
 	/* swarm phases (swarm.h): the one in force, and when the next begins */
 	int phase;
 	double next_phase_s;		/* free-running: seconds into the run */

@@ -13,7 +13,7 @@
 
 #include "run.h"
 #include "actor.h"
-#include "park.h"
+#include "run_internal.h"
 #include "points.h"
 #include "press.h"
 #include "steer.h"
@@ -22,12 +22,11 @@
 
 /* seconds for every model thread to exit once told, in the plain build (stretched as --stall is) */
 #define DRAIN_TIMEOUT	2.0
-#define TICK_NS		20000000L
 #define STEER_INTERVAL_S	0.25	/* how often rare paths and reader pressure are looked at */
 
 static void sleep_tick(void)
 {
-	struct timespec ts = { 0, TICK_NS };
+	struct timespec ts = { 0, RUN_TICK_NS };
 
 	nanosleep(&ts, NULL);
 }
@@ -81,81 +80,6 @@ static bool run_check(struct cgt_run *run, int walkers, double timeout, bool pat
 	}
 	run_resume(run);
 	return quiet;
-}
-
-/*
- * The driver's own model threads: init (walkers[0]) and the walkers, readers outside the
- * model's thread groups as a monitoring tool would be. Each takes a turn between two marked
- * points, and parks or stops there as every model thread does.
- */
-struct walker {
-	pthread_t thread;
-	struct cgt_run *run;
-	struct prng rng;
-	struct cgt_watch watch;
-	struct cgt_thread state;
-	struct cgt_sched_ent ent;
-	int index;			/* 0: init; the phase's first walkers read, the rest idle */
-};
-
-static void walker_turn(struct walker *w)
-{
-	struct timespec ts = { 0, TICK_NS / 4 };
-
-	/* under reader pressure every walker reads the pressed lock, the idle ones too */
-	if (cgt_press_read(w->run, &w->rng, &w->watch))
-		return;
-	if (w->index <= cgt_phase_now()->walkers)
-		cgt_observe(w->run, &w->rng, &w->watch);
-	else if (!cgt_sched_on())
-		nanosleep(&ts, NULL);
-}
-
-/*
- * init (pid 1) keeps the population up: a new process when few threads are left. It is a
- * thread of its own, so the driver never blocks inside the model, whatever the model does.
- */
-static void init_turn(struct walker *w)
-{
-	struct cgt_run *run = w->run;
-	int cap = cgt_phase_now()->threads, floor = cap / 4 > 1 ? cap / 4 : 1;
-	struct timespec ts = { 0, TICK_NS / 4 };
-
-	while (READ_ONCE(run->stats.live) < floor && !cgt_run_stopping(run) &&
-	       !__atomic_load_n(&run->pause, __ATOMIC_ACQUIRE))
-		if (cgt_fork_from(run, &init_task, false))
-			break;
-	/* under the scheduler the loop's marked point is init's pause */
-	if (!cgt_sched_on())
-		nanosleep(&ts, NULL);
-}
-
-static void *walker_main(void *arg)
-{
-	struct walker *w = arg;
-	struct cgt_run *run = w->run;
-	bool init = !w->index;
-
-	cgt_rcu_register_thread();
-	cgt_thread_register(&w->state, init ? CGT_ROLE_ACTOR : CGT_ROLE_WALKER,
-			    init ? init_task.pid : 0);
-	if (cgt_sched_on())
-		cgt_sched_enter(&w->ent);
-	while (!cgt_run_stopping(run)) {
-		cgt_point(CGT_PT_LOOP, NULL);
-		if (__atomic_load_n(&run->pause, __ATOMIC_ACQUIRE)) {
-			cgt_run_park(run, NULL);
-			continue;
-		}
-		if (init)
-			init_turn(w);
-		else
-			walker_turn(w);
-	}
-	cgt_sched_exit();
-	cgt_thread_unregister(&w->state);
-	cgt_rcu_unregister_thread();
-	return NULL;
 }
 
 static void run_report_progress(struct cgt_run *run, double *next_stats,
@@ -461,10 +385,8 @@ int cgt_run(const struct cgt_run_config *cfg, const struct cgt_run_hooks *hooks,
 	};
 	static struct cgt_thread driver;
 	struct cgt_run *run = calloc(1, sizeof(*run));
-	struct walker *walkers = NULL;
 	double end, next_stats, next_check, next_progress = 0, next_steer = 0;
 	bool tty = !cfg->quiet && isatty(STDERR_FILENO);
-	int i, nwalkers = 0;
 
 	memset(res, 0, sizeof(*res));
 	if (!run)
@@ -535,18 +457,7 @@ int cgt_run(const struct cgt_run_config *cfg, const struct cgt_run_hooks *hooks,
 
 		cgt_sched_init(&scfg);
 	}
-	/* walkers[0] is init; the others observe */
-	walkers = calloc((size_t)cgt_swarm_walkers(cfg) + 1, sizeof(*walkers));
-	for (i = 0; walkers && i <= cgt_swarm_walkers(cfg); i++) {
-		walkers[i].run = run;
-		walkers[i].index = i;
-		prng_seed(&walkers[i].rng, cfg->seed, ~(uint64_t)i);
-		if (cfg->sched)
-			cgt_sched_add(&walkers[i].ent);
-		if (pthread_create(&walkers[i].thread, NULL, walker_main, &walkers[i]))
-			break;
-		nwalkers++;
-	}
+	cgt_run_walkers_start(run);
 
 	if (cfg->sched) {
 		/* every model thread has left the scheduler; their pthreads finish as in a drain */
@@ -569,7 +480,7 @@ int cgt_run(const struct cgt_run_config *cfg, const struct cgt_run_hooks *hooks,
 			run_next_phase(run, cgt_now() - run->start, -1);
 		/* a check parks every reader, which would let a pressed lock's writer in */
 		if (cgt_now() >= next_check && !cgt_press_now()) {
-			run_check(run, nwalkers, cfg->stall, false);
+			run_check(run, run->nwalkers, cfg->stall, false);
 			next_check = cgt_now() + cfg->check_interval;
 		}
 		sleep_tick();
@@ -587,14 +498,13 @@ int cgt_run(const struct cgt_run_config *cfg, const struct cgt_run_hooks *hooks,
 	 */
 	cgroup_offline_all();
 	cgt_events_calm();
-	res->quiesced = run_check(run, nwalkers, cfg->stall + 2, true);
+	res->quiesced = run_check(run, run->nwalkers, cfg->stall + 2, true);
 	if (!res->quiesced)
 		cgt_detect_no_rest(cfg->stall + 2);
 	res->finished = run_drain(run);
 drained:
 	if (res->finished) {
-		for (i = 0; i < nwalkers; i++)
-			pthread_join(walkers[i].thread, NULL);
+		cgt_run_walkers_join(run);
 		cgt_model_release_init();
 		cgt_detect_after_exit();
 		cgt_model_free();
@@ -607,7 +517,7 @@ drained:
 	cgt_tick_stop();
 	run_fill_result(run, res);
 	if (res->finished) {
-		free(walkers);
+		free(run->walkers);
 		cgt_thread_unregister(&driver);
 		cgt_rcu_unregister_thread();
 		current_run = NULL;

@@ -1,0 +1,17 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The parts of a run's driver, one job a file, as cgt_run (run.c) calls them in turn; private
+ * to src/run/. The state they share is the run's own (struct cgt_run, park.h).
+ */
+#ifndef CGT_RUN_INTERNAL_H
+#define CGT_RUN_INTERNAL_H
+
+#include "park.h"
+
+#define RUN_TICK_NS	20000000L	/* the driver's sleep between two looks */
+
+/* walker.c: init and the walkers, the driver's own model threads */
+void cgt_run_walkers_start(struct cgt_run *run);
+void cgt_run_walkers_join(struct cgt_run *run);
+
+#endif
