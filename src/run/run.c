@@ -20,67 +20,7 @@
 #include "../base/build.h"
 #include "../detect/detect.h"
 
-/* seconds for every model thread to exit once told, in the plain build (stretched as --stall is) */
-#define DRAIN_TIMEOUT	2.0
 #define STEER_INTERVAL_S	0.25	/* how often rare paths and reader pressure are looked at */
-
-static void sleep_tick(void)
-{
-	struct timespec ts = { 0, RUN_TICK_NS };
-
-	nanosleep(&ts, NULL);
-}
-
-/*
- * Park every model thread and walker; false if they did not all come within @timeout. On a
- * loaded machine they come slowly: with @patient, each one that parks restarts the wait
- * (the final check, which must happen; the hard deadline bounds it). A check while running
- * is not patient: hundreds of threads queued behind a long migration would hold the whole
- * model paused for as long as that queue takes to drain.
- */
-static bool run_quiesce(struct cgt_run *run, int walkers, double timeout, bool patient)
-{
-	double deadline = cgt_now() + timeout;
-	bool all = false;
-	int parked = -1, now;
-
-	__atomic_store_n(&run->pause, 1, __ATOMIC_SEQ_CST);
-	while (!all && cgt_now() < deadline) {
-		now = __atomic_load_n(&run->parked, __ATOMIC_ACQUIRE);
-		all = now == READ_ONCE(run->stats.actors) + walkers;
-		if (patient && now > parked) {
-			parked = now;
-			deadline = cgt_now() + timeout;
-		}
-		if (!all)
-			sleep_tick();
-	}
-	return all;
-}
-
-static void run_resume(struct cgt_run *run)
-{
-	__atomic_store_n(&run->pause, 0, __ATOMIC_SEQ_CST);
-	cgt_run_wake_parked(run);
-}
-
-/*
- * Hold the model still and check it, giving its threads @timeout to come to rest; a model
- * that will not is the hang watchdog's.
- */
-static bool run_check(struct cgt_run *run, int walkers, double timeout, bool patient)
-{
-	bool quiet = run_quiesce(run, walkers, timeout, patient);
-
-	if (quiet) {
-		stat_inc(run, checks);
-		cgt_detect_at_rest();
-	} else if (!patient) {
-		stat_inc(run, checks_skipped);
-	}
-	run_resume(run);
-	return quiet;
-}
 
 static void run_report_progress(struct cgt_run *run, double *next_stats,
 				double *next_progress, bool tty)
@@ -105,33 +45,6 @@ static void run_report_progress(struct cgt_run *run, double *next_stats,
 		cgt_print_progress(stderr, &s, elapsed, cfg->duration, cgt_failures_total());
 		*next_progress = now + 0.25;
 	}
-}
-
-/*
- * Stop every model thread and wait for the last pthread to finish; false if for
- * DRAIN_TIMEOUT none did (each one that finishes restarts the wait: a loaded machine is
- * slow, not stuck; the run's hard deadline still bounds the whole).
- */
-static bool run_drain(struct cgt_run *run)
-{
-	double timeout = DRAIN_TIMEOUT * cgt_build_slowdown(), deadline = cgt_now() + timeout;
-	long left, last = -1;
-
-	__atomic_store_n(&run->stop, 1, __ATOMIC_RELEASE);
-	cgroup_offline_all();
-	cgt_events_calm();
-	cgt_steer_remove();
-	run_resume(run);
-	while ((left = __atomic_load_n(&run->stats.actors, __ATOMIC_ACQUIRE)) > 0) {
-		if (left != last) {
-			last = left;
-			deadline = cgt_now() + timeout;
-		}
-		if (cgt_now() > deadline)
-			return false;
-		sleep_tick();
-	}
-	return true;
 }
 
 static struct cgt_run *current_run;
@@ -462,7 +375,7 @@ int cgt_run(const struct cgt_run_config *cfg, const struct cgt_run_hooks *hooks,
 	if (cfg->sched) {
 		/* every model thread has left the scheduler; their pthreads finish as in a drain */
 		res->finished = run_controlled(run, res, end, &next_stats, &next_progress, tty) &&
-				run_drain(run);
+				cgt_run_drain(run);
 		if (tty)
 			fputs("\r\033[K", stderr);
 		goto drained;
@@ -480,10 +393,10 @@ int cgt_run(const struct cgt_run_config *cfg, const struct cgt_run_hooks *hooks,
 			run_next_phase(run, cgt_now() - run->start, -1);
 		/* a check parks every reader, which would let a pressed lock's writer in */
 		if (cgt_now() >= next_check && !cgt_press_now()) {
-			run_check(run, run->nwalkers, cfg->stall, false);
+			cgt_run_check(run, cfg->stall, false);
 			next_check = cgt_now() + cfg->check_interval;
 		}
-		sleep_tick();
+		cgt_run_sleep_tick();
 	}
 	cgt_press_stop(cgt_now() - run->start);
 	if (tty)
@@ -498,10 +411,10 @@ int cgt_run(const struct cgt_run_config *cfg, const struct cgt_run_hooks *hooks,
 	 */
 	cgroup_offline_all();
 	cgt_events_calm();
-	res->quiesced = run_check(run, run->nwalkers, cfg->stall + 2, true);
+	res->quiesced = cgt_run_check(run, cfg->stall + 2, true);
 	if (!res->quiesced)
 		cgt_detect_no_rest(cfg->stall + 2);
-	res->finished = run_drain(run);
+	res->finished = cgt_run_drain(run);
 drained:
 	if (res->finished) {
 		cgt_run_walkers_join(run);

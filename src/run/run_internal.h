@@ -14,4 +14,9 @@
 void cgt_run_walkers_start(struct cgt_run *run);
 void cgt_run_walkers_join(struct cgt_run *run);
 
+/* quiesce.c: the model held still and checked, or stopped for good */
+void cgt_run_sleep_tick(void);
+bool cgt_run_check(struct cgt_run *run, double timeout, bool patient);
+bool cgt_run_drain(struct cgt_run *run);
+
 #endif
