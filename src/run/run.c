@@ -22,31 +22,6 @@
 
 #define STEER_INTERVAL_S	0.25	/* how often rare paths and reader pressure are looked at */
 
-static void run_report_progress(struct cgt_run *run, double *next_stats,
-				double *next_progress, bool tty)
-{
-	const struct cgt_run_config *cfg = run->cfg;
-	double now = cgt_now(), elapsed = now - run->start;
-	struct cgt_stats s;
-
-	if (cfg->quiet)
-		return;
-	if (cfg->stats_interval > 0 && now >= *next_stats) {
-		cgt_stats_snapshot(&run->stats, &s);
-		if (tty)
-			fputs("\r\033[K", stderr);
-		cgt_print_stats(stdout, &s, elapsed, cgt_failures_total(),
-				cfg->swarm ? cgt_phase_now() : NULL);
-		fflush(stdout);
-		*next_stats += cfg->stats_interval;
-	}
-	if (tty && now >= *next_progress) {
-		cgt_stats_snapshot(&run->stats, &s);
-		cgt_print_progress(stderr, &s, elapsed, cfg->duration, cgt_failures_total());
-		*next_progress = now + 0.25;
-	}
-}
-
 static struct cgt_run *current_run;
 static int interrupted;
 
@@ -189,13 +164,13 @@ static void run_tick(long step)
  * one can run: a deadlock, reported as a hang). Returns false if threads stay stuck.
  */
 static bool run_controlled(struct cgt_run *run, struct cgt_run_result *res, double end,
-			   double *next_stats, double *next_progress, bool tty)
+			   struct run_progress *progress)
 {
 	cgt_sched_kick();
 	for (;;) {
 		switch (cgt_sched_wait_idle(0.05)) {
 		case CGT_IDLE_BUSY:
-			run_report_progress(run, next_stats, next_progress, tty);
+			cgt_run_progress(run, progress);
 			if ((cgt_now() >= end || __atomic_load_n(&interrupted, __ATOMIC_RELAXED)) &&
 			    !cgt_sched_stop_requested())
 				cgt_sched_request_stop();
@@ -298,8 +273,8 @@ int cgt_run(const struct cgt_run_config *cfg, const struct cgt_run_hooks *hooks,
 	};
 	static struct cgt_thread driver;
 	struct cgt_run *run = calloc(1, sizeof(*run));
-	double end, next_stats, next_check, next_progress = 0, next_steer = 0;
-	bool tty = !cfg->quiet && isatty(STDERR_FILENO);
+	struct run_progress progress;
+	double end, next_check, next_steer = 0;
 
 	memset(res, 0, sizeof(*res));
 	if (!run)
@@ -357,7 +332,7 @@ int cgt_run(const struct cgt_run_config *cfg, const struct cgt_run_hooks *hooks,
 	run->start = cgt_now();
 	run_ramp_begin(run);
 	end = run->start + cfg->duration;
-	next_stats = run->start + cfg->stats_interval;
+	cgt_run_progress_begin(run, &progress);
 	next_check = cfg->check_interval > 0 ? run->start + cfg->check_interval : end + 1;
 
 	if (cfg->sched) {
@@ -374,15 +349,14 @@ int cgt_run(const struct cgt_run_config *cfg, const struct cgt_run_hooks *hooks,
 
 	if (cfg->sched) {
 		/* every model thread has left the scheduler; their pthreads finish as in a drain */
-		res->finished = run_controlled(run, res, end, &next_stats, &next_progress, tty) &&
+		res->finished = run_controlled(run, res, end, &progress) &&
 				cgt_run_drain(run);
-		if (tty)
-			fputs("\r\033[K", stderr);
+		cgt_run_progress_end(&progress);
 		goto drained;
 	}
 	while (cgt_now() < end && !__atomic_load_n(&run->failed, __ATOMIC_ACQUIRE) &&
 	       !__atomic_load_n(&interrupted, __ATOMIC_RELAXED)) {
-		run_report_progress(run, &next_stats, &next_progress, tty);
+		cgt_run_progress(run, &progress);
 		run_ramp(run, cgt_now() - run->start);
 		if (cgt_now() >= next_steer) {
 			cgt_steer_refresh();
@@ -399,8 +373,7 @@ int cgt_run(const struct cgt_run_config *cfg, const struct cgt_run_hooks *hooks,
 		cgt_run_sleep_tick();
 	}
 	cgt_press_stop(cgt_now() - run->start);
-	if (tty)
-		fputs("\r\033[K", stderr);
+	cgt_run_progress_end(&progress);
 
 	/*
 	 * The last check must happen: threads on their way through queues that move, on a

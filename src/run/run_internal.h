@@ -19,4 +19,14 @@ void cgt_run_sleep_tick(void);
 bool cgt_run_check(struct cgt_run *run, double timeout, bool patient);
 bool cgt_run_drain(struct cgt_run *run);
 
+/* progress.c: the stats lines on stdout and the progress line on a terminal */
+struct run_progress {
+	double next_stats;		/* when the next stats line is due */
+	double next_progress;		/* when the progress line is drawn again */
+	bool tty;			/* stderr is a terminal, which the progress line needs */
+};
+void cgt_run_progress_begin(const struct cgt_run *run, struct run_progress *p);
+void cgt_run_progress(struct cgt_run *run, struct run_progress *p);
+void cgt_run_progress_end(const struct run_progress *p);
+
 #endif
