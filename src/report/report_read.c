@@ -370,7 +370,7 @@ static int parse_root(const struct ctx *c, json_t *root, struct cgt_report_in *o
 	if (json_object_get(root, "failures_known") &&
 	    get_int(c, root, "", "failures_known", 0, total, &known))
 		return -1;
-	/* run.c: a pass is no failure but known ones, a quiesced model, every thread finished */
+	/* end.c: a pass is no failure but known ones, a quiesced model, every thread finished */
 	if (verdict == 1 && total > known)
 		return fail(c, "\"verdict\" is PASS but %lld of \"failures_total\" %lld are not known",
 			    total - known, total);

@@ -22,36 +22,6 @@
 
 #define STEER_INTERVAL_S	0.25	/* how often rare paths and reader pressure are looked at */
 
-static struct cgt_run *current_run;
-static int interrupted;
-
-int cgt_run_interrupted(void)
-{
-	return __atomic_load_n(&interrupted, __ATOMIC_RELAXED);
-}
-
-/* From a signal handler: end the run early; it still writes what it has. */
-void cgt_run_interrupt(int sig)
-{
-	__atomic_store_n(&interrupted, sig, __ATOMIC_RELAXED);
-}
-
-/*
- * --stop-on: the run ends once the chosen detector (or any) has reported; a known failure
- * ends it only when its detector was named.
- */
-static void run_failure_seen(enum cgt_detector det, bool known)
-{
-	struct cgt_run *run = current_run;
-
-	if (!run)
-		return;
-	if ((run->cfg->stop_on == CGT_STOP_ON_ANY && !known) || run->cfg->stop_on == (int)det)
-		__atomic_store_n(&run->failed, 1, __ATOMIC_RELEASE);
-	if (run->hooks->failure)
-		run->hooks->failure(run->cfg, det, cgt_failures_total());
-}
-
 /*
  * What --kernel makes known: each lock whose variant the era names and whose variant is a
  * catalogued bug (3.14 and 3.15's reader-first rwlock_t) fails as that bug, which the era
@@ -72,11 +42,6 @@ static void run_know_era(const struct cgt_run_config *cfg)
 		    !cgt_bug_parse(ops->bug, &bug) && !(cfg->bugs & (1UL << bug)))
 			cgt_failure_know(cgt_bug_catalogue[bug].detector, locks[i].lock, ops->bug);
 	}
-}
-
-static bool cfg_controlled(const struct cgt_run *run)
-{
-	return run->cfg->sched != NULL;
 }
 
 /*
@@ -122,6 +87,9 @@ static void run_next_phase(struct cgt_run *run, double now_s, long step)
 		run->next_phase_s = now_s + cgt_swarm_length_s(run->cfg, run->phase);
 }
 
+/* the run whose decisions tick: the scheduler calls run_tick without an argument */
+static struct cgt_run *tick_run;
+
 /*
  * A controlled run's clock, at every decision (the baton holder calls it): a check every
  * CGT_CHECK_DECISIONS, and the end after --steps, at the --stop-on failure, or when the
@@ -129,7 +97,7 @@ static void run_next_phase(struct cgt_run *run, double now_s, long step)
  */
 static void run_tick(long step)
 {
-	struct cgt_run *run = current_run;
+	struct cgt_run *run = tick_run;
 	const struct cgt_run_config *cfg = run->cfg;
 	bool stop;
 
@@ -171,7 +139,7 @@ static bool run_controlled(struct cgt_run *run, struct cgt_run_result *res, doub
 		switch (cgt_sched_wait_idle(0.05)) {
 		case CGT_IDLE_BUSY:
 			cgt_run_progress(run, progress);
-			if ((cgt_now() >= end || __atomic_load_n(&interrupted, __ATOMIC_RELAXED)) &&
+			if ((cgt_now() >= end || cgt_run_interrupted()) &&
 			    !cgt_sched_stop_requested())
 				cgt_sched_request_stop();
 			continue;
@@ -201,25 +169,6 @@ static bool run_controlled(struct cgt_run *run, struct cgt_run_result *res, doub
 	}
 }
 
-static void run_fill_result(struct cgt_run *run, struct cgt_run_result *res)
-{
-	struct cgt_failure f[1];
-
-	res->elapsed = cgt_now() - run->start;
-	cgt_stats_snapshot(&run->stats, &res->stats);
-	cgt_threads_cover(&res->cover);
-	res->failures = cgt_failures_total();
-	res->known = cgt_failures_known();
-	res->first_failure = cgt_failures_get(f, 1) ? (double)f[0].ns / 1e9 : -1;
-	res->interrupted = __atomic_load_n(&interrupted, __ATOMIC_RELAXED);
-	res->pass = res->failures == res->known && res->quiesced && res->finished;
-	res->npresses = cgt_presses(res->presses, CGT_PRESS_LOG);
-	res->steps = cfg_controlled(run) ? cgt_sched_steps() : 0;
-	res->stop_step = run->stop_step;
-	res->diverged = cfg_controlled(run) ?
-		cgt_sched_diverged(res->diverged_why, sizeof(res->diverged_why)) : -1;
-}
-
 double cgt_run_deadline_s(const struct cgt_run_config *cfg)
 {
 	return cfg->duration + cfg->stall + 4 + cfg->threads / 2000.0;
@@ -229,23 +178,6 @@ struct cgt_sched_params cgt_run_sched_params(const struct cgt_run_config *cfg)
 {
 	return (struct cgt_sched_params){ .seed = cfg->seed, .depth = cfg->depth,
 					  .steps = cfg->steps };
-}
-
-/*
- * The hard deadline passed with the run still going, or ASan is about to abort: write what
- * we have, then leave at once.
- */
-static struct cgt_run_result *deadline_res;
-
-static void run_deadline(void)
-{
-	struct cgt_run *run = current_run;
-
-	if (!run || !deadline_res || !run->hooks->abort)
-		_exit(CGT_EXIT_FAIL);
-	cgt_detect_last_look();
-	run_fill_result(run, deadline_res);
-	_exit(run->hooks->abort(run->cfg, deadline_res));
 }
 
 int cgt_run(const struct cgt_run_config *cfg, const struct cgt_run_hooks *hooks,
@@ -269,7 +201,7 @@ int cgt_run(const struct cgt_run_config *cfg, const struct cgt_run_hooks *hooks,
 		.starve		= cfg->starve,
 		.deadline	= cgt_run_deadline_s(cfg),
 		.controlled	= cfg->sched != NULL,
-		.on_abort	= run_deadline,
+		.on_abort	= cgt_run_abort,
 	};
 	static struct cgt_thread driver;
 	struct cgt_run *run = calloc(1, sizeof(*run));
@@ -292,9 +224,7 @@ int cgt_run(const struct cgt_run_config *cfg, const struct cgt_run_hooks *hooks,
 	cgt_threads_cover_reset();
 	cgt_rcu_register_thread();
 	cgt_thread_register(&driver, CGT_ROLE_DRIVER, 0);
-	current_run = run;
-	deadline_res = res;
-	cgt_failure_set_hook(run_failure_seen);
+	cgt_run_end_arm(run, res);
 	cgt_phase_reset();
 	run->phase = 0;
 	/* meetings perturb unless perturbation is pinned off (--perturb 0, --swarm off) */
@@ -343,6 +273,7 @@ int cgt_run(const struct cgt_run_config *cfg, const struct cgt_run_hooks *hooks,
 			.lock_code = cgt_run_lock_code(cfg),
 		};
 
+		tick_run = run;
 		cgt_sched_init(&scfg);
 	}
 	cgt_run_walkers_start(run);
@@ -355,7 +286,7 @@ int cgt_run(const struct cgt_run_config *cfg, const struct cgt_run_hooks *hooks,
 		goto drained;
 	}
 	while (cgt_now() < end && !__atomic_load_n(&run->failed, __ATOMIC_ACQUIRE) &&
-	       !__atomic_load_n(&interrupted, __ATOMIC_RELAXED)) {
+	       !cgt_run_interrupted()) {
 		cgt_run_progress(run, &progress);
 		run_ramp(run, cgt_now() - run->start);
 		if (cgt_now() >= next_steer) {
@@ -401,12 +332,12 @@ drained:
 	cgt_events_remove();
 	cgt_steer_remove();
 	cgt_tick_stop();
-	run_fill_result(run, res);
+	cgt_run_fill_result(run, res);
 	if (res->finished) {
 		free(run->walkers);
 		cgt_thread_unregister(&driver);
 		cgt_rcu_unregister_thread();
-		current_run = NULL;
+		cgt_run_end_disarm();
 		free(run);
 	}
 	/* else threads are stuck in the model: the caller must leave with _exit() */

@@ -29,4 +29,10 @@ void cgt_run_progress_begin(const struct cgt_run *run, struct run_progress *p);
 void cgt_run_progress(struct cgt_run *run, struct run_progress *p);
 void cgt_run_progress_end(const struct run_progress *p);
 
+/* end.c: the run's early ends (signal, --stop-on, hard deadline) and its result */
+void cgt_run_end_arm(struct cgt_run *run, struct cgt_run_result *res);
+void cgt_run_end_disarm(void);
+void cgt_run_abort(void);
+void cgt_run_fill_result(struct cgt_run *run, struct cgt_run_result *res);
+
 #endif
