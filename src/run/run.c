@@ -72,21 +72,6 @@ static void run_ramp(struct cgt_run *run, double now_s)
 		cgt_run_ramp_end(run, now_s, false);
 }
 
-/* The next swarm phase: its configuration published, its perturbation in force. */
-static void run_next_phase(struct cgt_run *run, double now_s, long step)
-{
-	const struct cgt_phase *p = cgt_phase_begin(run->cfg, ++run->phase, now_s, step);
-
-	cgt_events_set_perturb(p->perturb);
-	cgt_set_reap_delay(p->reap_delay);
-	if (p->off_cpu_s > 0)
-		cgt_model_off_cpu_arm(p->off_cpu_s, 1);
-	if (step >= 0)
-		run->next_phase_step = step + cgt_swarm_length_steps(run->cfg, run->phase);
-	else
-		run->next_phase_s = now_s + cgt_swarm_length_s(run->cfg, run->phase);
-}
-
 /* the run whose decisions tick: the scheduler calls run_tick without an argument */
 static struct cgt_run *tick_run;
 
@@ -102,7 +87,7 @@ static void run_tick(long step)
 	bool stop;
 
 	if (cfg->swarm && step >= run->next_phase_step)
-		run_next_phase(run, -1, step);
+		cgt_run_next_phase(run, -1, step);
 	if (__atomic_load_n(&run->pause, __ATOMIC_RELAXED))
 		return;
 	/*
@@ -295,7 +280,7 @@ int cgt_run(const struct cgt_run_config *cfg, const struct cgt_run_hooks *hooks,
 			next_steer = cgt_now() + STEER_INTERVAL_S;
 		}
 		if (cfg->swarm && cgt_now() - run->start >= run->next_phase_s)
-			run_next_phase(run, cgt_now() - run->start, -1);
+			cgt_run_next_phase(run, cgt_now() - run->start, -1);
 		/* a check parks every reader, which would let a pressed lock's writer in */
 		if (cgt_now() >= next_check && !cgt_press_now()) {
 			cgt_run_check(run, cfg->stall, false);

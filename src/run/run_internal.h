@@ -35,4 +35,7 @@ void cgt_run_end_disarm(void);
 void cgt_run_abort(void);
 void cgt_run_fill_result(struct cgt_run *run, struct cgt_run_result *res);
 
+/* phase.c: the next swarm phase, @now_s into a free run or at decision @step (else -1) */
+void cgt_run_next_phase(struct cgt_run *run, double now_s, long step);
+
 #endif
