@@ -38,4 +38,8 @@ void cgt_run_fill_result(struct cgt_run *run, struct cgt_run_result *res);
 /* phase.c: the next swarm phase, @now_s into a free run or at decision @step (else -1) */
 void cgt_run_next_phase(struct cgt_run *run, double now_s, long step);
 
+/* controlled.c: a run under the scheduler */
+void cgt_run_controlled_start(struct cgt_run *run);
+bool cgt_run_controlled(struct cgt_run *run, struct cgt_run_result *res);
+
 #endif
