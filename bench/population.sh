@@ -2,7 +2,7 @@
 # bench/population.sh: a run at each population (512, 2,000, 10,000, 30,000 threads), with
 # what it reached and how fast: at the defaults (the swarm draws each phase's mix; --threads
 # given pins the cap), then with --swarm off (the default mix). Each free run starts with a ramp, forks alone
-# until 7/8 of the cap live (run.c). Usage: bench/population.sh path/to/cgtorture [SECONDS]
+# until 7/8 of the cap live (src/run/free.c). Usage: bench/population.sh path/to/cgtorture [SECONDS]
 #
 # One line per population starting with "BENCH population", for scripts:
 #   swarm     default (no --swarm given) or off

@@ -135,7 +135,7 @@ static json_t *stats_json(const struct cgt_stats *s, double elapsed)
 		if (keyed[i].key)
 			json_object_set_new(out, keyed[i].key,
 					    json_integer(*(const long *)((const char *)s + keyed[i].off)));
-	/* a free run's ramp (run.c): its target, and when it got there (null: it did not) */
+	/* a free run's ramp (free.c): its target, and when it got there (null: it did not) */
 	if (out && s->ramp_target) {
 		json_object_set_new(out, "ramp_target", json_integer(s->ramp_target));
 		json_object_set_new(out, "ramp_s", s->ramp_ms >= 0 ?

@@ -20,8 +20,6 @@
 #include "../base/build.h"
 #include "../detect/detect.h"
 
-#define STEER_INTERVAL_S	0.25	/* how often rare paths and reader pressure are looked at */
-
 /*
  * What --kernel makes known: each lock whose variant the era names and whose variant is a
  * catalogued bug (3.14 and 3.15's reader-first rwlock_t) fails as that bug, which the era
@@ -42,34 +40,6 @@ static void run_know_era(const struct cgt_run_config *cfg)
 		    !cgt_bug_parse(ops->bug, &bug) && !(cfg->bugs & (1UL << bug)))
 			cgt_failure_know(cgt_bug_catalogue[bug].detector, locks[i].lock, ops->bug);
 	}
-}
-
-/*
- * A free run starts by growing to the population it asks for: until RAMP_PERMILLE of the
- * phase's cap live, every operation forks (ops.c) while the walkers read as ever, so a run
- * at 30,000 threads spends its time at 30,000 rather than where its mix levels off (at
- * 6,000). A ramp not there by half the run ends anyway: the machine's thread cap, or
- * forks that fail. A controlled run has no ramp: its schedules stay as they were.
- */
-#define RAMP_PERMILLE	875
-
-static void run_ramp_begin(struct cgt_run *run)
-{
-	long target = (long)cgt_phase_now()->threads * RAMP_PERMILLE / 1000;
-
-	run->stats.ramp_target = target > 1 ? target : 1;
-	run->stats.ramp_ms = -1;
-	__atomic_store_n(&run->ramping, !run->cfg->sched, __ATOMIC_RELAXED);
-}
-
-static void run_ramp(struct cgt_run *run, double now_s)
-{
-	if (!__atomic_load_n(&run->ramping, __ATOMIC_RELAXED))
-		return;
-	if (READ_ONCE(run->stats.live) >= run->stats.ramp_target)
-		cgt_run_ramp_end(run, now_s, true);
-	else if (now_s >= run->cfg->duration / 2)
-		cgt_run_ramp_end(run, now_s, false);
 }
 
 double cgt_run_deadline_s(const struct cgt_run_config *cfg)
@@ -102,8 +72,6 @@ int cgt_run(const struct cgt_run_config *cfg, const struct cgt_run_hooks *hooks,
 	};
 	static struct cgt_thread driver;
 	struct cgt_run *run = calloc(1, sizeof(*run));
-	struct run_progress progress;
-	double end, next_check, next_steer = 0;
 
 	memset(res, 0, sizeof(*res));
 	if (!run)
@@ -157,54 +125,16 @@ int cgt_run(const struct cgt_run_config *cfg, const struct cgt_run_hooks *hooks,
 		       "--threads pins it)\n", cfg->threads);
 
 	run->start = cgt_now();
-	run_ramp_begin(run);
-	end = run->start + cfg->duration;
-	next_check = cfg->check_interval > 0 ? run->start + cfg->check_interval : end + 1;
+	cgt_run_ramp_begin(run);
 
 	if (cfg->sched)
 		cgt_run_controlled_start(run);
 	cgt_run_walkers_start(run);
 
-	cgt_run_progress_begin(run, &progress);
-	if (cfg->sched) {
+	if (cfg->sched)
 		res->finished = cgt_run_controlled(run, res);
-		goto drained;
-	}
-	while (cgt_now() < end && !__atomic_load_n(&run->failed, __ATOMIC_ACQUIRE) &&
-	       !cgt_run_interrupted()) {
-		cgt_run_progress(run, &progress);
-		run_ramp(run, cgt_now() - run->start);
-		if (cgt_now() >= next_steer) {
-			cgt_steer_refresh();
-			cgt_press_refresh(cgt_now() - run->start);
-			next_steer = cgt_now() + STEER_INTERVAL_S;
-		}
-		if (cfg->swarm && cgt_now() - run->start >= run->next_phase_s)
-			cgt_run_next_phase(run, cgt_now() - run->start, -1);
-		/* a check parks every reader, which would let a pressed lock's writer in */
-		if (cgt_now() >= next_check && !cgt_press_now()) {
-			cgt_run_check(run, cfg->stall, false);
-			next_check = cgt_now() + cfg->check_interval;
-		}
-		cgt_run_sleep_tick();
-	}
-	cgt_press_stop(cgt_now() - run->start);
-	cgt_run_progress_end(&progress);
-
-	/*
-	 * The last check must happen: threads on their way through queues that move, on a
-	 * loaded machine, get two seconds past the stall between one parking and the next; a
-	 * thread that really hangs meanwhile is the watchdog's, reported after one stall. The
-	 * cgroups go offline first, so that writers queued on cgroup_mutex leave at once, and
-	 * perturbation stops: at 30,000 threads its delays held the queues still for seconds.
-	 */
-	cgroup_offline_all();
-	cgt_events_calm();
-	res->quiesced = cgt_run_check(run, cfg->stall + 2, true);
-	if (!res->quiesced)
-		cgt_detect_no_rest(cfg->stall + 2);
-	res->finished = cgt_run_drain(run);
-drained:
+	else
+		res->finished = cgt_run_free(run, res);
 	if (res->finished) {
 		cgt_run_walkers_join(run);
 		cgt_model_release_init();

@@ -38,6 +38,10 @@ void cgt_run_fill_result(struct cgt_run *run, struct cgt_run_result *res);
 /* phase.c: the next swarm phase, @now_s into a free run or at decision @step (else -1) */
 void cgt_run_next_phase(struct cgt_run *run, double now_s, long step);
 
+/* free.c: a free-running run, and the ramp that starts it */
+void cgt_run_ramp_begin(struct cgt_run *run);
+bool cgt_run_free(struct cgt_run *run, struct cgt_run_result *res);
+
 /* controlled.c: a run under the scheduler */
 void cgt_run_controlled_start(struct cgt_run *run);
 bool cgt_run_controlled(struct cgt_run *run, struct cgt_run_result *res);
