@@ -14,28 +14,30 @@
 
 static int child_fd = -1;
 
-/* In the child: one line of figures, then the report folder, the reasons, the schedule. */
+/* In the child: what the run found, the failure of interest first, as one JSON object. */
 static void child_send(const struct cgt_run_config *cfg, const struct cgt_run_result *res,
 		       int status)
 {
 	static struct cgt_failure all[CGT_MAX_FAILURES];
 	int nf = cgt_failures_get(all, CGT_MAX_FAILURES);
 	int which = cgt_failures_of_interest(cfg->stop_on, all, nf);
-	const struct cgt_failure *f;
-	char *choices = cfg->sched ? cgt_schedule_encode(cgt_sched_recorded()) : NULL;
-	FILE *o = fdopen(child_fd, "w");
+	const struct cgt_failure *f = which >= 0 ? &all[which] : NULL;
+	static struct cgt_child_result r;
 
-	if (!o) {
-		free(choices);
-		return;
-	}
-	f = which >= 0 ? &all[which] : NULL;
-	fprintf(o, "%d %d %d %ld %ld %ld %ld\n%s\n%s\n%s\n%s\n", status, res->pass,
-		f ? (int)f->detector : -1, f ? f->step : -1L, res->steps, res->stop_step,
-		res->diverged, res->report_dir, res->diverged_why, f ? f->summary : "",
-		choices ? choices : "");
-	fclose(o);
-	free(choices);
+	r.status = status;
+	r.pass = res->pass;
+	r.detector = f ? (int)f->detector : -1;
+	r.step = f ? f->step : -1;
+	r.steps = res->steps;
+	r.stop_step = res->stop_step;
+	r.diverged = res->diverged;
+	snprintf(r.summary, sizeof(r.summary), "%s", f ? f->summary : "");
+	snprintf(r.why, sizeof(r.why), "%s", res->diverged_why);
+	snprintf(r.report_dir, sizeof(r.report_dir), "%s", res->report_dir);
+	if (cfg->sched)
+		r.schedule = *cgt_sched_recorded();
+	/* left open: the parent sees the pipe's end as the child exits */
+	cgt_child_result_write(child_fd, &r);
 	child_fd = -1;
 }
 
@@ -65,35 +67,6 @@ static char *read_all(int fd)
 	}
 	free(buf);
 	return NULL;
-}
-
-/* The next line of @*p, NUL-terminated in place. */
-static char *line(char **p)
-{
-	char *s = *p, *nl = strchr(s, '\n');
-
-	if (nl) {
-		*nl = '\0';
-		*p = nl + 1;
-	} else {
-		*p = s + strlen(s);
-	}
-	return s;
-}
-
-static void parse(char *text, struct cgt_child_result *r)
-{
-	char *p = text, *figures = line(&p), err[160];
-	int pass;
-
-	if (sscanf(figures, "%d %d %d %ld %ld %ld %ld", &r->status, &pass, &r->detector, &r->step,
-		   &r->steps, &r->stop_step, &r->diverged) != 7)
-		return;
-	r->pass = pass;
-	snprintf(r->report_dir, sizeof(r->report_dir), "%s", line(&p));
-	snprintf(r->why, sizeof(r->why), "%s", line(&p));
-	snprintf(r->summary, sizeof(r->summary), "%s", line(&p));
-	r->ran = !cgt_schedule_decode(line(&p), CGT_SCHEDULE_MAX, &r->schedule, err, sizeof(err));
 }
 
 /* The report's finish, then what it found, sent back; on the normal path and on abort alike. */
@@ -154,7 +127,7 @@ int cgt_run_child(const struct cgt_run_config *cfg, bool quiet, struct cgt_child
 	while (waitpid(pid, &wstatus, 0) < 0 && errno == EINTR)
 		;
 	if (text)
-		parse(text, out);
+		cgt_child_result_parse(text, strlen(text), out);
 	free(text);
 	out->status = WIFEXITED(wstatus) ? WEXITSTATUS(wstatus) : 128 + WTERMSIG(wstatus);
 	return 0;

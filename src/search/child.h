@@ -31,4 +31,8 @@ void cgt_child_result_free(struct cgt_child_result *r);
 /* "livelock at decision 5066" (or "no failure"), for the commands' messages */
 const char *cgt_child_failure(const struct cgt_child_result *r, char *buf, size_t len);
 
+/* child_result.c: @r as one JSON object on @fd (0, or -1); and back, @r->ran set (0, or -1) */
+int cgt_child_result_write(int fd, const struct cgt_child_result *r);
+int cgt_child_result_parse(const char *text, size_t len, struct cgt_child_result *r);
+
 #endif
