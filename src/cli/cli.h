@@ -13,12 +13,6 @@ int cgt_cli_prepare(struct tunable_set *sets, size_t nsets, void (*help)(FILE *f
 		    char **argv, struct cgt_run_config *cfg);
 void cgt_cli_on_signals(void);
 
-/*
- * supervise.c: run @body(@arg) in a child and return its exit status; a child that dies of a
- * signal with no report of its own, or outlives its deadline, gets a FAIL written for it.
- */
-int cgt_supervise(const struct cgt_run_config *cfg, int (*body)(void *arg), void *arg);
-
 /* search_cli.c: the searches' command lines */
 int cgt_explore_main(int argc, char **argv);
 int cgt_replay_main(int argc, char **argv);

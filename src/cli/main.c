@@ -2,21 +2,19 @@
 /* cgtorture: the command line. */
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "cli.h"
 #include "compare_cli.h"
-#include "../run/options.h"
+#include "../search/child.h"
 #include "../search/search.h"
-#include "../base/build.h"
 #include "../run/catalogue.h"
-
-static int run_body(void *arg);
 
 static int cmd_run(int argc, char **argv)
 {
+	static const struct cgt_child_opts opts = { .forward = true, .exit_clean = true };
 	struct cgt_run_config cfg = { 0 };
 	struct tunable_set run = cgt_run_options(&cfg);
+	struct cgt_child_result r;
 	int ret;
 
 	ret = cgt_cli_prepare(&run, 1, cgt_run_options_help, argc, argv, &cfg);
@@ -31,33 +29,13 @@ static int cmd_run(int argc, char **argv)
 		puts(cfg.banner);
 		fflush(stdout);
 	}
-	ret = cgt_supervise(&cfg, run_body, &cfg);
+	ret = cgt_child_run(&cfg, &opts, &r);
+	if (ret)
+		fprintf(stderr, "cgtorture: cannot fork a run: %s\n", strerror(-ret));
+	else
+		cgt_child_result_free(&r);
 	cgt_run_render_free(&cfg);
-	return ret;
-}
-
-/* The run itself, in the supervised child. */
-static int run_body(void *arg)
-{
-	struct cgt_run_config *cfgp = arg, cfg = *cfgp;
-	struct cgt_run_result res;
-	int ret;
-
-	cgt_cli_on_signals();
-	if (cgt_run(&cfg, &cgt_report_hooks, &res)) {
-		fprintf(stderr, "cgtorture: the model could not start\n");
-		return CGT_EXIT_FAIL;
-	}
-	ret = cgt_run_finish(&cfg, &res);
-	/*
-	 * Model threads stuck for good must not hold up exit handlers; and the TSan runtime
-	 * would replace our status with its own exitcode, though the run counted its reports.
-	 */
-	if (!res.finished || !strcmp(cgt_build_name(), "tsan")) {
-		fflush(NULL);
-		_exit(ret);
-	}
-	return ret;
+	return ret ? CGT_EXIT_FAIL : r.status;
 }
 
 static int cmd_help(int argc, char **argv);

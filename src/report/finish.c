@@ -6,7 +6,6 @@
 #include <stdio.h>
 
 #include "report.h"
-#include "story.h"
 
 int cgt_exit_status(const struct cgt_run_config *cfg, const struct cgt_run_result *res)
 {
@@ -40,9 +39,3 @@ int cgt_run_finish(const struct cgt_run_config *cfg, struct cgt_run_result *res)
 		       "the era's known behaviour" : "a failure");
 	return status;
 }
-
-const struct cgt_run_hooks cgt_report_hooks = {
-	.begin		= cgt_story_begin,
-	.failure	= cgt_story_failure,
-	.abort		= cgt_run_finish,
-};

@@ -1,21 +1,45 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Runs in child processes, and what they found, read back from a pipe. */
+/*
+ * Runs in child processes, for cgtorture run and the searches alike: a fresh model, fresh
+ * globals, and a crash or a sanitizer's abort that stays in the child. What the run found
+ * comes back through a pipe. The child dies with its parent (a supervisor killed outright,
+ * as by a nightly's timeout, takes its run with it), and one deaf past its deadline (it
+ * should have ended by cgt_run_deadline_s, and a crash gets 10 s more to write) is killed;
+ * one dead of a signal with no report of its own gets one from its parent (child_report.c).
+ */
+#define _GNU_SOURCE	/* pipe2 */
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "child.h"
+#include "../base/build.h"
+#include "../base/clock.h"
 #include "../report/interest.h"
 #include "../report/story.h"
 
-static int child_fd = -1;
+#define GRACE_S		20	/* past the child's own deadline: its crash grace and then some */
 
-/* In the child: what the run found, the failure of interest first, as one JSON object. */
-static void child_send(const struct cgt_run_config *cfg, const struct cgt_run_result *res,
+static int child_fd = -1;
+static volatile sig_atomic_t child_pid;
+static volatile sig_atomic_t forwarded;
+
+void cgt_child_send(const struct cgt_child_result *r)
+{
+	/* left open: the parent sees the pipe's end as the child exits */
+	cgt_child_result_write(child_fd, r);
+	child_fd = -1;
+}
+
+/* In the child: what the run found, the failure of interest first. */
+static void send_run(const struct cgt_run_config *cfg, const struct cgt_run_result *res,
 		       int status)
 {
 	static struct cgt_failure all[CGT_MAX_FAILURES];
@@ -36,37 +60,7 @@ static void child_send(const struct cgt_run_config *cfg, const struct cgt_run_re
 	snprintf(r.report_dir, sizeof(r.report_dir), "%s", res->report_dir);
 	if (cfg->sched)
 		r.schedule = *cgt_sched_recorded();
-	/* left open: the parent sees the pipe's end as the child exits */
-	cgt_child_result_write(child_fd, &r);
-	child_fd = -1;
-}
-
-static char *read_all(int fd)
-{
-	size_t cap = 4096, len = 0;
-	char *buf = malloc(cap);
-	ssize_t n;
-
-	while (buf) {
-		if (cap - len < 2) {
-			char *b = realloc(buf, cap * 2);
-
-			if (!b)
-				break;
-			buf = b;
-			cap *= 2;
-		}
-		n = read(fd, buf + len, cap - len - 1);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0) {
-			buf[len] = '\0';
-			return buf;
-		}
-		len += (size_t)n;
-	}
-	free(buf);
-	return NULL;
+	cgt_child_send(&r);
 }
 
 /* The report's finish, then what it found, sent back; on the normal path and on abort alike. */
@@ -80,7 +74,7 @@ static int child_finish(const struct cgt_run_config *cfg, struct cgt_run_result 
 		return CGT_EXIT_FAIL;
 	status = cgt_run_finish(cfg, res);
 
-	child_send(cfg, res, status);
+	send_run(cfg, res, status);
 	return status;
 }
 
@@ -90,47 +84,181 @@ static const struct cgt_run_hooks child_hooks = {
 	.abort		= child_finish,
 };
 
-int cgt_run_child(const struct cgt_run_config *cfg, bool quiet, struct cgt_child_result *out)
+/* The child's work when no other is given: the run, its finish, what it found sent back. */
+static int run_body(const struct cgt_run_config *cfg, const struct cgt_child_opts *opts)
 {
-	int fds[2], wstatus;
-	char *text;
-	pid_t pid;
+	struct cgt_run_result res;
+	int status;
+
+	if (cgt_run(cfg, &child_hooks, &res)) {
+		fprintf(stderr, "cgtorture: the model could not start\n");
+		return CGT_EXIT_FAIL;
+	}
+	status = child_finish(cfg, &res);
+	/*
+	 * Model threads stuck for good must not hold up exit handlers; and the TSan runtime
+	 * would replace our status with its own exitcode, though the run counted its reports.
+	 */
+	if (opts->exit_clean && res.finished && strcmp(cgt_build_name(), "tsan"))
+		exit(status);
+	return status;
+}
+
+/* In the child, from the fork on; never returns. */
+static void child_main(const struct cgt_run_config *cfg, const struct cgt_child_opts *opts,
+		       pid_t parent, int fd)
+{
+	int status;
+
+	/* a parent killed outright takes its child with it; it may be gone already */
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() != parent)
+		_exit(CGT_EXIT_FAIL);
+	if (opts->quiet) {
+		int null = open("/dev/null", O_WRONLY);
+
+		if (null >= 0)
+			dup2(null, STDOUT_FILENO);
+	}
+	if (opts->forward) {
+		struct sigaction sa = { .sa_handler = cgt_run_interrupt };
+
+		sigemptyset(&sa.sa_mask);
+		sigaction(SIGINT, &sa, NULL);
+		sigaction(SIGTERM, &sa, NULL);
+	}
+	child_fd = fd;
+	status = (opts->body ? opts->body : run_body)(cfg, opts);
+	fflush(NULL);
+	_exit(status);
+}
+
+static void forward(int sig)
+{
+	if (child_pid > 0)
+		kill(child_pid, sig);
+	forwarded = forwarded ? -1 : sig;	/* a second one: the child is deaf */
+}
+
+/* Read what the child sent so far into @got; false at the pipe's end. */
+static bool take(int fd, FILE *got)
+{
+	char buf[4096];
+	ssize_t n = read(fd, buf, sizeof(buf));
+
+	if (n > 0)
+		fwrite(buf, 1, (size_t)n, got);
+	return n > 0 || (n < 0 && errno == EINTR);
+}
+
+/*
+ * Wait for child @pid, reading the pipe @fd as it writes (a long schedule fills it) into
+ * @got, and kill it past @limit (cgt_now()) or at a second forwarded signal; whether it was
+ * killed for its deadline goes to @killed. Its wait status, or -errno.
+ */
+static int watch(pid_t pid, int fd, double limit, FILE *got, bool *killed)
+{
+	bool sent_kill = false;
+	int wstatus;
+
+	for (;;) {
+		struct pollfd p = { .fd = fd, .events = POLLIN };
+		pid_t r = waitpid(pid, &wstatus, WNOHANG);
+
+		if (r == pid)
+			break;
+		if (r < 0 && errno != EINTR)
+			return -errno;
+		if (!sent_kill && (forwarded < 0 || cgt_now() > limit)) {
+			kill(pid, SIGKILL);
+			sent_kill = true;
+			*killed = forwarded >= 0;	/* a second signal is the user's, not a hang */
+		}
+		/* once the pipe is closed the child is exiting: look again soon */
+		if (poll(&p, 1, fd >= 0 ? 50 : 1) > 0 && !take(fd, got)) {
+			close(fd);
+			fd = -1;
+		}
+	}
+	while (fd >= 0 && take(fd, got))
+		;
+	if (fd >= 0)
+		close(fd);
+	return wstatus;
+}
+
+int cgt_child_run(const struct cgt_run_config *cfg, const struct cgt_child_opts *opts,
+		  struct cgt_child_result *out)
+{
+	static const int passed_on[] = { SIGINT, SIGTERM, SIGHUP };
+	struct sigaction sa = { .sa_handler = forward }, old[ARRAY_SIZE(passed_on)];
+	double grace = opts->grace_s > 0 ? opts->grace_s : GRACE_S;
+	double start = cgt_now(), limit = start + cgt_run_deadline_s(cfg) + grace;
+	pid_t parent = getpid(), pid;
+	bool killed = false;
+	char *text = NULL;
+	size_t len = 0;
+	int fds[2], wstatus, ret;
+	FILE *got;
 
 	memset(out, 0, sizeof(*out));
 	out->detector = -1;
 	out->step = out->stop_step = out->diverged = -1;
-	if (pipe(fds))
-		return -errno;
+	got = open_memstream(&text, &len);
+	if (!got)
+		return -ENOMEM;
+	if (pipe2(fds, O_CLOEXEC)) {
+		ret = -errno;
+		goto out;
+	}
 	fflush(NULL);
+	cgt_clock_reset();	/* the child's run starts now: a report written here counts from it */
 	pid = fork();
 	if (pid < 0) {
+		ret = -errno;
 		close(fds[0]);
 		close(fds[1]);
-		return -errno;
+		goto out;
 	}
 	if (!pid) {
-		struct cgt_run_result res;
-		int null = open("/dev/null", O_WRONLY);
-
 		close(fds[0]);
-		if (quiet && null >= 0)
-			dup2(null, STDOUT_FILENO);
-		child_fd = fds[1];
-		if (cgt_run(cfg, &child_hooks, &res))
-			_exit(CGT_EXIT_FAIL);
-		fflush(NULL);
-		_exit(child_finish(cfg, &res));
+		child_main(cfg, opts, parent, fds[1]);
 	}
 	close(fds[1]);
-	text = read_all(fds[0]);
-	close(fds[0]);
-	while (waitpid(pid, &wstatus, 0) < 0 && errno == EINTR)
-		;
-	if (text)
-		cgt_child_result_parse(text, strlen(text), out);
+	child_pid = pid;
+	forwarded = 0;
+	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; opts->forward && i < ARRAY_SIZE(passed_on); i++)
+		sigaction(passed_on[i], &sa, &old[i]);
+	wstatus = watch(pid, fds[0], limit, got, &killed);
+	for (size_t i = 0; opts->forward && i < ARRAY_SIZE(passed_on); i++)
+		sigaction(passed_on[i], &old[i], NULL);
+	child_pid = 0;
+	fclose(got);
+	got = NULL;
+	ret = wstatus < 0 ? wstatus : 0;
+	if (ret)
+		goto out;
+	cgt_child_result_parse(text, len, out);
+	if (WIFEXITED(wstatus)) {
+		out->status = WEXITSTATUS(wstatus);
+	} else {
+		struct cgt_child_death d = {
+			.pid = pid, .sig = WTERMSIG(wstatus), .killed_past = killed ? grace : -1,
+			.interrupted = forwarded ? (forwarded < 0 ? SIGINT : forwarded) : 0,
+			.elapsed = cgt_now() - start,
+		};
+
+		out->signal = d.sig;
+		out->status = CGT_EXIT_FAIL;
+		if (!cgt_child_reported(cfg, pid))
+			cgt_child_report(cfg, &d, out);
+	}
+out:
+	if (got)
+		fclose(got);
 	free(text);
-	out->status = WIFEXITED(wstatus) ? WEXITSTATUS(wstatus) : 128 + WTERMSIG(wstatus);
-	return 0;
+	return ret;
 }
 
 void cgt_child_result_free(struct cgt_child_result *r)

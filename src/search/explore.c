@@ -81,7 +81,7 @@ int cgt_explore(struct cgt_run_config *cfg, const struct cgt_explore_opts *o)
 					return CGT_EXIT_FAIL;
 		}
 		hit = r.detector >= 0 && (target == CGT_STOP_ON_ANY || r.detector == target);
-		if (!hit && r.status > 3 && r.status != CGT_EXIT_USAGE)
+		if (!hit && (r.signal || (r.status > 3 && r.status != CGT_EXIT_USAGE)))
 			hit = true;		/* it died: worth a look whatever it was */
 		if (tty)
 			fprintf(stderr, "\r\033[Kexplore: %ld/%ld schedules, %ld failed", i + 1, runs,
