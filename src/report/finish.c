@@ -20,8 +20,8 @@ int cgt_exit_status(const struct cgt_run_config *cfg, const struct cgt_run_resul
 	return failed ? CGT_EXIT_FAIL : CGT_EXIT_PASS;
 }
 
-/* Print the summary, write the report of a failure, and choose the exit status. */
-int cgt_run_finish(const struct cgt_run_config *cfg, struct cgt_run_result *res)
+/* Write the report of a failure, print the summary to @out, and choose the exit status. */
+int cgt_run_finish(const struct cgt_run_config *cfg, struct cgt_run_result *res, FILE *out)
 {
 	static int once;
 	bool failed = !res->pass;
@@ -31,11 +31,13 @@ int cgt_run_finish(const struct cgt_run_config *cfg, struct cgt_run_result *res)
 		return CGT_EXIT_FAIL;	/* a second path (deadline, ASan) got here too */
 	if ((failed || res->interrupted) && !cfg->no_report)
 		cgt_report_write(cfg, res);
-	cgt_print_summary(stdout, cfg, res);
-	fflush(stdout);
 	status = cgt_exit_status(cfg, res);
+	if (!out)
+		return status;
+	cgt_print_summary(out, cfg, res);
+	fflush(out);
 	if (status == CGT_EXIT_MISSED)
-		printf("expected %s, found none\n", cfg->expect == CGT_EXPECT_KNOWN ?
-		       "the era's known behaviour" : "a failure");
+		fprintf(out, "expected %s, found none\n", cfg->expect == CGT_EXPECT_KNOWN ?
+			"the era's known behaviour" : "a failure");
 	return status;
 }

@@ -5,8 +5,8 @@
 
 #include "../run/run.h"
 
-/* finish.c: print the summary, write the report of a failure, and say how to exit. */
-int cgt_run_finish(const struct cgt_run_config *cfg, struct cgt_run_result *res);
+/* finish.c: write the report of a failure, print the summary to @out (if any), say how to exit */
+int cgt_run_finish(const struct cgt_run_config *cfg, struct cgt_run_result *res, FILE *out);
 /* The exit policy: 128 + the signal of an interrupted run that found nothing, else by --expect. */
 int cgt_exit_status(const struct cgt_run_config *cfg, const struct cgt_run_result *res);
 /* report.c: report.json and summary.txt in a new folder under cfg->out; 0 or -errno */

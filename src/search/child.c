@@ -72,7 +72,7 @@ static int child_finish(const struct cgt_run_config *cfg, struct cgt_run_result 
 	/* as cgt_run_finish: a second path (deadline, ASan) leaves the first to it */
 	if (__atomic_exchange_n(&once, 1, __ATOMIC_ACQ_REL))
 		return CGT_EXIT_FAIL;
-	status = cgt_run_finish(cfg, res);
+	status = cgt_run_finish(cfg, res, stdout);
 
 	send_run(cfg, res, status);
 	return status;
@@ -252,7 +252,7 @@ int cgt_child_run(const struct cgt_run_config *cfg, const struct cgt_child_opts 
 		out->signal = d.sig;
 		out->status = CGT_EXIT_FAIL;
 		if (!cgt_child_reported(cfg, pid))
-			cgt_child_report(cfg, &d, out);
+			cgt_child_report(cfg, &d, opts->quiet ? NULL : stdout, out);
 	}
 out:
 	if (got)

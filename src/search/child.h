@@ -8,6 +8,7 @@
 #define CGT_CHILD_H
 
 #include <stdbool.h>
+#include <stdio.h>
 #include <sys/types.h>
 
 #include "../report/report.h"
@@ -82,8 +83,8 @@ struct cgt_child_death {
 };
 /* Did child @pid write its own report (cfg->out/<stamp>-<pid>/report.json)? */
 bool cgt_child_reported(const struct cgt_run_config *cfg, pid_t pid);
-/* Write @d's report and take what it says into @out. */
+/* Write @d's report, its summary to @summary (if any), and take what it says into @out. */
 void cgt_child_report(const struct cgt_run_config *cfg, const struct cgt_child_death *d,
-		      struct cgt_child_result *out);
+		      FILE *summary, struct cgt_child_result *out);
 
 #endif

@@ -26,7 +26,7 @@ bool cgt_child_reported(const struct cgt_run_config *cfg, pid_t pid)
 }
 
 void cgt_child_report(const struct cgt_run_config *cfg, const struct cgt_child_death *d,
-		      struct cgt_child_result *out)
+		      FILE *summary, struct cgt_child_result *out)
 {
 	struct cgt_run_result res;
 	struct cgt_failure f;
@@ -51,7 +51,7 @@ void cgt_child_report(const struct cgt_run_config *cfg, const struct cgt_child_d
 			 sigabbrev_np(d->sig) ? sigabbrev_np(d->sig) : "?", d->sig);
 	fprintf(stderr, "cgtorture: the run (pid %d) died of signal %d with no report of its own\n",
 		(int)d->pid, d->sig);
-	out->status = cgt_run_finish(cfg, &res);
+	out->status = cgt_run_finish(cfg, &res, summary);
 	cgt_failures_get(&f, 1);
 	out->pass = false;
 	out->detector = (int)f.detector;
