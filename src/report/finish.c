@@ -20,15 +20,15 @@ int cgt_exit_status(const struct cgt_run_config *cfg, const struct cgt_run_resul
 	return failed ? CGT_EXIT_FAIL : CGT_EXIT_PASS;
 }
 
-/* Write the report of a failure, print the summary to @out, and choose the exit status. */
+/*
+ * Write the report of a failure, print the summary to @out, and choose the exit status.
+ * Once per run: its caller keeps a run's second path (deadline, ASan) out.
+ */
 int cgt_run_finish(const struct cgt_run_config *cfg, struct cgt_run_result *res, FILE *out)
 {
-	static int once;
 	bool failed = !res->pass;
 	int status;
 
-	if (__atomic_exchange_n(&once, 1, __ATOMIC_ACQ_REL))
-		return CGT_EXIT_FAIL;	/* a second path (deadline, ASan) got here too */
 	if ((failed || res->interrupted) && !cfg->no_report)
 		cgt_report_write(cfg, res);
 	status = cgt_exit_status(cfg, res);

@@ -69,7 +69,7 @@ static int child_finish(const struct cgt_run_config *cfg, struct cgt_run_result 
 	static int once;
 	int status;
 
-	/* as cgt_run_finish: a second path (deadline, ASan) leaves the first to it */
+	/* the one guard of a run's finish: a second path (deadline, ASan) leaves it to the first */
 	if (__atomic_exchange_n(&once, 1, __ATOMIC_ACQ_REL))
 		return CGT_EXIT_FAIL;
 	status = cgt_run_finish(cfg, res, stdout);
