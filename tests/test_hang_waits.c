@@ -121,6 +121,12 @@ Test(hang_waits, hang_reports_rwsem_inside_rcu_deadlock_cycle)
 	snprintf(r_needle, sizeof(r_needle), "thread %d ->", c.r_id);
 	cr_assert(strstr(f.evidence, w_needle) && strstr(f.evidence, r_needle),
 		  "cycle must hold threads %d and %d:\n%s", c.w_id, c.r_id, f.evidence);
+	/* and handed over as data: the threads the report's picture and timeline show */
+	cr_assert_eq(f.ninvolved, 2, "%d threads handed over", f.ninvolved);
+	cr_assert((f.involved[0] == c.w_id && f.involved[1] == c.r_id) ||
+		  (f.involved[0] == c.r_id && f.involved[1] == c.w_id),
+		  "handed over threads %d and %d, not %d and %d", f.involved[0], f.involved[1],
+		  c.w_id, c.r_id);
 	/* and the reader's mistake was caught on the way, before any hang */
 	cr_assert_eq(cgt_failure_count(CGT_DET_RCU_NESTING), 1);
 }

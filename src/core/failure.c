@@ -98,13 +98,12 @@ static struct cgt_thread *thread_snapshot(int id)
 	return copy;
 }
 
-void cgt_fail_on(enum cgt_detector det, int thread_id, const char *subject, const char *evidence,
-		 const char *fmt, ...)
+static void fail_record(enum cgt_detector det, int thread_id, const char *subject,
+			const int *involved, int n, const char *evidence, const char *fmt, va_list ap)
 {
 	struct cgt_thread *snap = thread_snapshot(thread_id);
 	void (*hook)(enum cgt_detector det, bool known);
 	const char *as;
-	va_list ap;
 
 	pthread_mutex_lock(&failure_lock);
 	as = known_as(det, subject);
@@ -115,9 +114,10 @@ void cgt_fail_on(enum cgt_detector det, int thread_id, const char *subject, cons
 		f->ns = cgt_clock_ns();
 		f->step = READ_ONCE(cgt_step_clock);
 		f->thread_id = thread_id;
-		va_start(ap, fmt);
 		vsnprintf(f->summary, sizeof(f->summary), fmt, ap);
-		va_end(ap);
+		f->ninvolved = n < CGT_FAILURE_INVOLVED ? n : CGT_FAILURE_INVOLVED;
+		for (int i = 0; i < f->ninvolved; i++)
+			f->involved[i] = involved[i];
 		snprintf(f->subject, sizeof(f->subject), "%s", subject ? subject : "");
 		snprintf(f->known, sizeof(f->known), "%s", as ? as : "");
 		f->evidence = evidence ? strdup(evidence) : NULL;
@@ -132,6 +132,26 @@ void cgt_fail_on(enum cgt_detector det, int thread_id, const char *subject, cons
 	free(snap);
 	if (hook)
 		hook(det, as != NULL);
+}
+
+void cgt_fail_on(enum cgt_detector det, int thread_id, const char *subject, const char *evidence,
+		 const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	fail_record(det, thread_id, subject, NULL, 0, evidence, fmt, ap);
+	va_end(ap);
+}
+
+void cgt_fail_involving(enum cgt_detector det, int thread_id, const int *involved, int n,
+			const char *evidence, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	fail_record(det, thread_id, NULL, involved, n, evidence, fmt, ap);
+	va_end(ap);
 }
 
 long cgt_failure_count(enum cgt_detector det)

@@ -41,6 +41,8 @@ extern const char *const cgt_detector_descs[CGT_NR_DETECTORS];
 
 #define CGT_MAX_FAILURES	32
 
+#define CGT_FAILURE_INVOLVED	32
+
 struct cgt_failure {
 	enum cgt_detector detector;
 	uint64_t ns;			/* since the run started */
@@ -51,6 +53,9 @@ struct cgt_failure {
 	char known[48];			/* the catalogue entry it is known as, or "" */
 	char *evidence;			/* malloc'd, may be NULL */
 	struct cgt_thread *thread;	/* malloc'd copy of that thread as it was then, or NULL */
+	/* the harness threads it is about, as data (a hang's deadlock cycle); 0: its words say */
+	int involved[CGT_FAILURE_INVOLVED];
+	int ninvolved;
 };
 
 /*
@@ -61,6 +66,10 @@ void cgt_fail_on(enum cgt_detector det, int thread_id, const char *subject, cons
 		 const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 #define cgt_fail(det, thread_id, evidence, ...) \
 	cgt_fail_on(det, thread_id, NULL, evidence, __VA_ARGS__)
+/* cgt_fail, and the @n harness threads @involved it is about (the first CGT_FAILURE_INVOLVED) */
+void cgt_fail_involving(enum cgt_detector det, int thread_id, const int *involved, int n,
+			const char *evidence, const char *fmt, ...)
+	__attribute__((format(printf, 6, 7)));
 /*
  * Until the next reset, a failure of @det about @subject is the known behaviour @as (a
  * catalogue entry the run's configuration chose, such as an era's reader-first lock): it is

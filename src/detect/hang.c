@@ -672,7 +672,7 @@ static void report_hang(const struct graph *g, int i, uint64_t now, long blocked
 {
 	const struct cgt_thread *v = g->v, *t = &v[i];
 	char *state = calloc((size_t)g->n, 1);
-	int stack[32], path[32], len = 0;
+	int stack[32], path[32], cycle[32], len = 0;
 	size_t off = 0, cap = 16384;
 	char *ev = malloc(cap);
 
@@ -716,18 +716,21 @@ static void report_hang(const struct graph *g, int i, uint64_t now, long blocked
 					"held by", b->id);
 		}
 	}
+	/* the cycle's threads, as data: the report's picture and timeline are theirs */
+	for (int k = 0; k < len; k++)
+		cycle[k] = v[path[k]].id;
 	if (blocked_step >= 0)
-		cgt_fail(CGT_DET_HANG, t->id, ev,
-			 "no thread can run: thread %d (%s, tid %d) waits for %s (%s)%s",
-			 t->id, cgt_role_name(t->role), t->pid, t->wait_name,
-			 cgt_wait_name(t->wait_kind), len ? "; deadlock cycle found" : "");
+		cgt_fail_involving(CGT_DET_HANG, t->id, cycle, len, ev,
+				   "no thread can run: thread %d (%s, tid %d) waits for %s (%s)%s",
+				   t->id, cgt_role_name(t->role), t->pid, t->wait_name,
+				   cgt_wait_name(t->wait_kind), len ? "; deadlock cycle found" : "");
 	else
-		cgt_fail(CGT_DET_HANG, t->id, ev,
-			 "thread %d (%s, tid %d) blocked %.1f s waiting for %s (%s)%s",
-			 t->id, cgt_role_name(t->role), t->pid,
-			 (double)cgt_age_ns(now, t->wait_since_ns) / 1e9,
-			 t->wait_name, cgt_wait_name(t->wait_kind),
-			 len ? "; deadlock cycle found" : "");
+		cgt_fail_involving(CGT_DET_HANG, t->id, cycle, len, ev,
+				   "thread %d (%s, tid %d) blocked %.1f s waiting for %s (%s)%s",
+				   t->id, cgt_role_name(t->role), t->pid,
+				   (double)cgt_age_ns(now, t->wait_since_ns) / 1e9,
+				   t->wait_name, cgt_wait_name(t->wait_kind),
+				   len ? "; deadlock cycle found" : "");
 out:
 	free(state);
 	free(ev);

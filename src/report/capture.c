@@ -140,9 +140,15 @@ void cgt_capture_take(const struct cgt_failure *f, bool controlled)
 		involve(&capture, find(&capture, 0, capture.threads[me].walk_start_pid));
 	}
 	involve_named(&capture, f->summary, tids, &ntids, CGT_CAPTURE_INVOLVED);
-	/* a hang's picture names every thread that waits or holds: its cycle is the story */
-	involve_named(&capture, cgt_hang_cycle(f->evidence) ?: f->evidence, tids, &ntids,
-		      CGT_CAPTURE_INVOLVED);
+	/*
+	 * The threads a detector handed over (a hang's deadlock cycle: a hang's picture names
+	 * every thread that waits or holds, and the cycle is the story); else every thread the
+	 * evidence names.
+	 */
+	for (int k = 0; k < f->ninvolved; k++)
+		involve(&capture, find(&capture, f->involved[k], 0));
+	if (!f->ninvolved)
+		involve_named(&capture, f->evidence, tids, &ntids, CGT_CAPTURE_INVOLVED);
 	involve_blockers(&capture);
 	for (int k = 0; k < capture.ninvolved; k++) {
 		const struct cgt_thread *t = &capture.threads[capture.involved[k]];
