@@ -30,7 +30,7 @@ LDLIBS  := -ljansson -lurcu-memb -lurcu-cds -lurcu-common -lm -lpthread
 LAYERS := base core locks sched model detect run report search compare cli
 
 LIB_SRCS   := $(filter-out src/cli/main.c,$(foreach l,$(LAYERS),$(wildcard src/$(l)/*.c)))
-TEST_SRCS  := $(wildcard tests/test_*.c)
+TEST_SRCS  := $(wildcard tests/unit/test_*.c)
 BENCH_SRCS := $(wildcard bench/*.c)
 
 # The TSan build carries tsan-suppressions and its options inside (src/detect/tsan.c);
@@ -61,7 +61,7 @@ build/$(1)/libcgtorture.a: $$(patsubst %.c,build/$(1)/%.o,$$(LIB_SRCS)) $$(EXTRA
 build/$(1)/cgtorture: build/$(1)/src/cli/main.o build/$(1)/libcgtorture.a
 	$$(CC_$(1)) $$(CFLAGS) $$(CFLAGS_$(1)) -o $$@ $$^ $$(LDLIBS)
 
-build/$(1)/tests/%: build/$(1)/tests/%.o build/$(1)/libcgtorture.a
+build/$(1)/tests/unit/%: build/$(1)/tests/unit/%.o build/$(1)/libcgtorture.a
 	$$(CC_$(1)) $$(CFLAGS) $$(CFLAGS_$(1)) -o $$@ $$^ -lcriterion $$(LDLIBS)
 
 build/$(1)/bench/%: build/$(1)/bench/%.o build/$(1)/libcgtorture.a
@@ -89,7 +89,7 @@ asan: build/asan/cgtorture
 
 # Unit tests run under ASan+UBSan (Criterion cannot run under TSan: its issue #274); the TSan
 # checks run the cgtorture binary itself, from tests/variants.sh.
-UNIT_TESTS := $(patsubst tests/%.c,build/asan/tests/%,$(TEST_SRCS))
+UNIT_TESTS := $(patsubst tests/unit/%.c,build/asan/tests/unit/%,$(TEST_SRCS))
 
 unit: $(UNIT_TESTS)
 	@set -e; for t in $(UNIT_TESTS); do echo "== $$t"; $$t --jobs 2 --short-filename; done

@@ -2,7 +2,7 @@
 /* Where threads meet on a thread group (src/run/meet.c): who meets whom, and for how long. */
 #include <criterion/criterion.h>
 
-#include "../src/run/meet.h"
+#include "../../src/run/meet.h"
 
 static int group_a, group_b;		/* stand-ins for two signal_structs: keys only */
 

@@ -21,9 +21,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../src/base/compiler.h"
-#include "../src/core/rcu.h"
-#include "../src/locks/lock.h"
+#include "../../src/base/compiler.h"
+#include "../../src/core/rcu.h"
+#include "../../src/locks/lock.h"
 
 #define NTHREADS	4
 #define ITERS		20000

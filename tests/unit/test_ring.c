@@ -12,8 +12,8 @@
 #include <pthread.h>
 #include <string.h>
 
-#include "../src/base/clock.h"
-#include "../src/core/thread.h"
+#include "../../src/base/clock.h"
+#include "../../src/core/thread.h"
 
 #define COPIES		4000
 

@@ -18,9 +18,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../src/run/options.h"
-#include "../src/core/failure.h"
-#include "../src/report/report_read.h"
+#include "../../src/run/options.h"
+#include "../../src/core/failure.h"
+#include "../../src/report/report_read.h"
 
 #define COMMAND	"cgtorture run --duration 10s --seed 18446744073709551557 --threads 64 " \
 		"--bug walk-from-exiting --stop-on livelock --expect fail"

@@ -13,7 +13,7 @@
 #include <sched.h>
 #include <time.h>
 
-#include "../src/model/model.h"
+#include "../../src/model/model.h"
 
 #define FIXTURE_WALK_LIMIT	100
 

@@ -3,8 +3,8 @@
 #include <criterion/criterion.h>
 #include <string.h>
 
-#include "../src/run/run.h"
-#include "../src/run/swarm.h"
+#include "../../src/run/run.h"
+#include "../../src/run/swarm.h"
 
 static struct cgt_run_config cfg = {
 	.seed = 42, .threads = 512, .walkers = 4, .clone_thread_pct = 70, .stall = 2,

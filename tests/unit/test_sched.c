@@ -14,13 +14,13 @@
 #include <pthread.h>
 #include <string.h>
 
-#include "../src/core/failure.h"
-#include "../src/core/rcu.h"
-#include "../src/core/thread.h"
-#include "../src/run/points.h"
-#include "../src/locks/lock.h"
-#include "../src/locks/spin.h"
-#include "../src/sched/sched.h"
+#include "../../src/core/failure.h"
+#include "../../src/core/rcu.h"
+#include "../../src/core/thread.h"
+#include "../../src/run/points.h"
+#include "../../src/locks/lock.h"
+#include "../../src/locks/spin.h"
+#include "../../src/sched/sched.h"
 
 #define MAX_SCRIPTS	4
 #define MAX_LOG		32

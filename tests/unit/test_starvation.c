@@ -5,7 +5,7 @@
  * The fixture and the rules these tests keep: detect_fixture.h.
  */
 #include "detect_fixture.h"
-#include "../src/report/interest.h"
+#include "../../src/report/interest.h"
 
 TestSuite(starvation, .timeout = 60);
 

@@ -17,8 +17,8 @@
 #include <time.h>
 
 #include "model_fixture.h"
-#include "../src/detect/detect.h"
-#include "../src/run/points.h"
+#include "../../src/detect/detect.h"
+#include "../../src/run/points.h"
 
 #define STALL_S		0.5
 #define NWAITERS	4

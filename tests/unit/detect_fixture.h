@@ -21,8 +21,8 @@
 #include <time.h>
 
 #include "model_fixture.h"
-#include "../src/detect/detect.h"
-#include "../src/run/points.h"
+#include "../../src/detect/detect.h"
+#include "../../src/run/points.h"
 
 static inline void fresh_state(void)
 {

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "model_fixture.h"
-#include "../src/base/quarantine.h"
+#include "../../src/base/quarantine.h"
 
 #define NTHREADS 3
 

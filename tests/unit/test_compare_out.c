@@ -16,7 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../src/compare/compare.h"
+#include "../../src/compare/compare.h"
 
 #define NLOCKS		2
 #define NTHREADS	2

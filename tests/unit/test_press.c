@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "model_fixture.h"
-#include "../src/run/park.h"
+#include "../../src/run/park.h"
 
 static struct cgt_run_config run_cfg = { .iter = CGT_ITER_FOR_EACH };
 static struct cgt_run run = { .cfg = &run_cfg };

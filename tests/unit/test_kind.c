@@ -7,7 +7,7 @@
  */
 #include <criterion/criterion.h>
 
-#include "../src/detect/detect.h"
+#include "../../src/detect/detect.h"
 
 static const struct {
 	int det;

@@ -16,9 +16,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../src/base/clock.h"
-#include "../src/locks/lock.h"
-#include "../src/search/child.h"
+#include "../../src/base/clock.h"
+#include "../../src/locks/lock.h"
+#include "../../src/search/child.h"
 
 static char out_dir[] = "/tmp/cgt-child-test-XXXXXX";
 static struct cgt_run_config cfg;

@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../src/model/bugs.h"
-#include "../src/report/kmap.h"
+#include "../../src/model/bugs.h"
+#include "../../src/report/kmap.h"
 
 static struct cgt_klog *parse(const char *text, int *ret, char *err, size_t len)
 {

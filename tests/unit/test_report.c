@@ -20,14 +20,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../src/run/options.h"
-#include "../src/core/failure.h"
-#include "../src/core/thread.h"
-#include "../src/base/build.h"
-#include "../src/base/files.h"
-#include "../src/run/points.h"
-#include "../src/run/run.h"
-#include "../src/report/report.h"
+#include "../../src/run/options.h"
+#include "../../src/core/failure.h"
+#include "../../src/core/thread.h"
+#include "../../src/base/build.h"
+#include "../../src/base/files.h"
+#include "../../src/run/points.h"
+#include "../../src/run/run.h"
+#include "../../src/report/report.h"
 
 /* A seed above 2^53: a JSON number would lose it, the report's decimal string must not. */
 #define SEED_STR	"18446744073709551557"

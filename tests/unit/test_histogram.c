@@ -7,7 +7,7 @@
 #include <criterion/criterion.h>
 #include <stdlib.h>
 
-#include "../src/compare/histogram.h"
+#include "../../src/compare/histogram.h"
 
 /* within one bucket's width of @want */
 #define assert_near(got, want)							\
