@@ -125,7 +125,7 @@ test: unit build/plain/cgtorture build/tsan/cgtorture build/asan/cgtorture kerne
 	tests/sched.sh build
 	tests/seeing.sh build
 	tests/compare.sh build/plain/cgtorture
-	python3 tests/test_nightly_plan.py
+	python3 tests/tools/test_nightly_plan.py
 	tests/nightly.sh build
 	RUNS=10 DURATION=2 SCHEDULES=100 SOAK_BIG=0 tests/soak build $$(mktemp -d)
 

@@ -1,7 +1,7 @@
 #!/bin/sh
 # Every catalogued bug must be caught by the detector meant for it, in the build it needs, and
 # its report folder must hold a valid trace.json, linkage.svg and a report.html that headless
-# Chromium renders (tests/page_check.py); its fixed twin (the same options without --bug)
+# Chromium renders (tests/tools/page_check.py); its fixed twin (the same options without --bug)
 # must pass with no report in every build.
 # Usage: tests/bugs.sh BUILD_DIR   (holding plain/, tsan/ and asan/cgtorture)
 set -u
@@ -26,7 +26,7 @@ while IFS="$(printf '\037')" read -r bug detector build options _explore; do
 		echo "ok:   $bug caught by $detector ($build) $(sed -n 's/.*\(first_failure_s=[0-9.]*\).*/\1/p' "$log")"
 		# its folder: trace.json valid, linkage.svg, report.html rendered by Chromium
 		rdir=$(sed -n 's|^report: \(.*\)/report.json and .*|\1|p' "$log")
-		if [ -n "$rdir" ] && tests/page_check.py "$rdir" "$detector" >"$log.page" 2>&1; then
+		if [ -n "$rdir" ] && tests/tools/page_check.py "$rdir" "$detector" >"$log.page" 2>&1; then
 			echo "ok:   $bug: $(cat "$log.page")"
 		else
 			echo "FAIL: $bug: its report folder (${rdir:-none})"

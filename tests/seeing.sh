@@ -37,7 +37,7 @@ else
 		grep -q '^replay: reproduced: livelock' "$out/rep"; then
 		ok "$(grep '^reproduce: found' "$out/rep")"
 		exact=$(sed -n 's/^reproduce: exact replay: cgtorture replay //p' "$out/rep")
-		if tests/page_check.py "$(dirname "$exact")" livelock >"$out/page" 2>&1 &&
+		if tests/tools/page_check.py "$(dirname "$exact")" livelock >"$out/page" 2>&1 &&
 			grep -q '"time_unit":"decisions"' "$(dirname "$exact")/trace.json"; then
 			ok "the exact replay's folder: $(cat "$out/page")"
 		else
@@ -82,7 +82,7 @@ refused "show with no report" "$bin" show
 printf '{"traceEvents":[{"name":"a","ph":"B","ts":1,"pid":1,"tid":1}]}' >"$out/t1.json"
 printf '{"traceEvents":[{"name":"a","ph":"X","ts":1,"dur":5,"pid":1,"tid":1},{"name":"b","ph":"X","ts":2,"dur":9,"pid":1,"tid":1}]}' >"$out/t2.json"
 for t in t1 t2; do
-	if tests/trace_check.py "$out/$t.json" >"$out/o" 2>&1; then
+	if tests/tools/trace_check.py "$out/$t.json" >"$out/o" 2>&1; then
 		bad "trace_check passed a broken trace ($t)"
 	else
 		ok "trace_check refuses: $(head -1 "$out/o" | sed 's/.*json: //')"
@@ -92,7 +92,7 @@ if [ -n "$report" ]; then
 	mkdir -p "$out/blank"
 	find "$(dirname "$report")" -maxdepth 1 -type f -exec cp {} "$out/blank/" \;
 	echo '<!DOCTYPE html><html><body></body></html>' >"$out/blank/report.html"
-	if tests/page_check.py "$out/blank" livelock >"$out/o" 2>&1; then
+	if tests/tools/page_check.py "$out/blank" livelock >"$out/o" 2>&1; then
 		bad "page_check passed a blank page"
 	else
 		ok "page_check refuses a blank page: $(grep -c . "$out/o") problem(s)"

@@ -1,14 +1,14 @@
 """The nightly driver's plan (stress/cgtnight/plan.py), without running a cell: the budget's
 sums, the shares and minimums, the seeds, the timeouts and the shards' balance.
 
-Usage: python3 tests/test_nightly_plan.py   (from the top of the tree; standard library only)
+Usage: python3 tests/tools/test_nightly_plan.py   (from the top of the tree; standard library only)
 """
 import datetime
 import os
 import sys
 import unittest
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "stress"))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "stress"))
 
 from cgtnight import NightError, plan          # noqa: E402
 from cgtnight.scenario import Cell             # noqa: E402

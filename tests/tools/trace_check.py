@@ -6,7 +6,7 @@ that phase requires, B/E pairs matched on each thread, X slices nested on each t
 Perfetto needs to import them without "misnested" errors), flows started before they
 finish, metadata events of the known kinds. Prints one line per problem (at most 20) and
 exits 1 if there is any, else prints a one-line account and exits 0.
-Usage: tests/trace_check.py TRACE.json [--involved ID,...]  (each ID must be a lane)"""
+Usage: tests/tools/trace_check.py TRACE.json [--involved ID,...]  (each ID must be a lane)"""
 import json
 import sys
 

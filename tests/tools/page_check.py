@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
 """Check a failure's report folder as a person would get it: report.json, summary.txt,
-trace.json (valid by the Trace Event Format's rules, tests/trace_check.py, with a lane for
+trace.json (valid by the Trace Event Format's rules, tests/tools/trace_check.py, with a lane for
 every involved thread), linkage.dot and linkage.svg (Graphviz), and report.html rendered by
 a real browser: headless Chromium loads it, its DOM must hold the detector's name and a lane
 for every involved thread, and its screenshot must not be blank.
-Usage: tests/page_check.py REPORT_DIR [DETECTOR]   (one line per problem; exit 1 if any)"""
+Usage: tests/tools/page_check.py REPORT_DIR [DETECTOR]   (one line per problem; exit 1 if any)"""
 import json
 import os
 import shutil
