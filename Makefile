@@ -88,14 +88,14 @@ tsan: build/tsan/cgtorture
 asan: build/asan/cgtorture
 
 # Unit tests run under ASan+UBSan (Criterion cannot run under TSan: its issue #274); the TSan
-# checks run the cgtorture binary itself, from tests/variants.sh.
+# checks run the cgtorture binary itself, from tests/e2e/variants.sh.
 UNIT_TESTS := $(patsubst tests/unit/%.c,build/asan/tests/unit/%,$(TEST_SRCS))
 
 unit: $(UNIT_TESTS)
 	@set -e; for t in $(UNIT_TESTS); do echo "== $$t"; $$t --jobs 2 --short-filename; done
 
 # Read the plain build's objects: a call from a lower layer to a higher one fails, and so do
-# two files of one folder that call each other round (tests/layers.sh, in make test, shows it
+# two files of one folder that call each other round (tests/e2e/layers.sh, in make test, shows it
 # refusing each).
 check-layers: build/plain/cgtorture
 	scripts/check-layers build/plain $(LAYERS)
@@ -114,20 +114,20 @@ kernel-check: build/plain/kernel/kcheck build/plain/kernel/model_check
 	tests/kernel-check.sh build/plain/kernel
 
 test: unit build/plain/cgtorture build/tsan/cgtorture build/asan/cgtorture kernel-check
-	tests/layers.sh build/plain $(LAYERS)
+	tests/e2e/layers.sh build/plain $(LAYERS)
 	tests/mutants/applies
-	tests/cli.sh build/plain/cgtorture
-	tests/variants.sh build/plain/cgtorture build/tsan/cgtorture
-	tests/eras.sh build/plain/cgtorture build/tsan/cgtorture
-	tests/bugs.sh build
-	tests/reports.sh build
-	tests/crash.sh build
-	tests/sched.sh build
-	tests/seeing.sh build
-	tests/compare.sh build/plain/cgtorture
+	tests/e2e/cli.sh build/plain/cgtorture
+	tests/e2e/variants.sh build/plain/cgtorture build/tsan/cgtorture
+	tests/e2e/eras.sh build/plain/cgtorture build/tsan/cgtorture
+	tests/e2e/bugs.sh build
+	tests/e2e/reports.sh build
+	tests/e2e/crash.sh build
+	tests/e2e/sched.sh build
+	tests/e2e/seeing.sh build
+	tests/e2e/compare.sh build/plain/cgtorture
 	python3 tests/tools/test_nightly_plan.py
-	tests/nightly.sh build
-	RUNS=10 DURATION=2 SCHEDULES=100 SOAK_BIG=0 tests/soak build $$(mktemp -d)
+	tests/e2e/nightly.sh build
+	RUNS=10 DURATION=2 SCHEDULES=100 SOAK_BIG=0 tests/e2e/soak build $$(mktemp -d)
 
 stress: cgtorture
 	./cgtorture run
@@ -146,7 +146,7 @@ bench: build/plain/bench/bench_scale build/tsan/bench/bench_scale build/plain/cg
 soak: build/plain/cgtorture build/tsan/cgtorture build/asan/cgtorture
 	RUNS=$(or $(SOAK_RUNS),300) DURATION=$(or $(SOAK_DURATION),4) \
 		SCHEDULES=$(or $(SOAK_SCHEDULES),1000) SOAK_BIG=$(or $(SOAK_BIG),0) \
-		tests/soak build results/soak-$$(date +%Y%m%d-%H%M%S)
+		tests/e2e/soak build results/soak-$$(date +%Y%m%d-%H%M%S)
 
 # Each catalogued bug over SEEDS seeds with a BUDGET-second run each: detection rate and time,
 # with and without perturbation, and the fixed twin's reports (long: up to an hour).

@@ -3,8 +3,8 @@
  * pthread-rwlock: glibc's pthread_rwlock_t with its default attributes, as most user code
  * gets it: waiters sleep on a futex; fairness: reader-preferring
  * (PTHREAD_RWLOCK_PREFER_READER_NP), so readers that keep overlapping can starve a writer.
- * That is the catalogued reader-pref-rwlock weakness, so variants.sh and the nightly leave it
- * out of their correct runs; compare and run take it.
+ * That is the catalogued reader-pref-rwlock weakness, so tests/e2e/variants.sh and the nightly
+ * leave it out of their correct runs; compare and run take it.
  */
 #include <pthread.h>
 #include <stdio.h>

@@ -3,7 +3,7 @@
  * The kernel-log reader (report/klog.c) and the registry that maps its records onto the
  * model (report/kmap.c), on small logs written here line by line in each form the kernel,
  * dmesg, syslog, mail, crash and decode_stacktrace.sh print. The corpus of real reports has
- * its own golden test (tests/reports.sh).
+ * its own golden test (tests/e2e/reports.sh).
  */
 #include <criterion/criterion.h>
 #include <stdio.h>

@@ -9,7 +9,7 @@
 #     among them, are searched (1 s free-running, 20 schedules) and must not be
 #     reproduced (exit 3);
 #     "not-modelled" ones exit 2 with one line saying so.
-# Usage: tests/reports.sh BUILD_DIR   (the plain and asan builds are used)
+# Usage: tests/e2e/reports.sh BUILD_DIR   (the plain and asan builds are used)
 set -u
 build=$1
 bin=$build/plain/cgtorture

@@ -8,7 +8,7 @@
 # (plots skipped, one line, the files still written); and bad input: one line, exit 2, no
 # results folder.
 set -u
-bin=${1:?usage: tests/compare.sh path/to/cgtorture}
+bin=${1:?usage: tests/e2e/compare.sh path/to/cgtorture}
 bin=$(cd "$(dirname "$bin")" && pwd)/$(basename "$bin")
 out=$(mktemp -d) log=$(mktemp) err=$(mktemp)
 trap 'rm -rf "$out" "$log" "$err"' EXIT

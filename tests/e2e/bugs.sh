@@ -3,9 +3,9 @@
 # its report folder must hold a valid trace.json, linkage.svg and a report.html that headless
 # Chromium renders (tests/tools/page_check.py); its fixed twin (the same options without --bug)
 # must pass with no report in every build.
-# Usage: tests/bugs.sh BUILD_DIR   (holding plain/, tsan/ and asan/cgtorture)
+# Usage: tests/e2e/bugs.sh BUILD_DIR   (holding plain/, tsan/ and asan/cgtorture)
 set -u
-dir=${1:?usage: tests/bugs.sh BUILD_DIR}
+dir=${1:?usage: tests/e2e/bugs.sh BUILD_DIR}
 budget=${CGT_BUG_SECONDS:-20}	# per attempt; the run stops at the first failure
 twin_secs=${CGT_TWIN_SECONDS:-3}
 log=$(mktemp)

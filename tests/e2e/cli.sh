@@ -1,8 +1,8 @@
 #!/bin/sh
 # Command-line checks: bad input gets one line on stderr and exit status 2; help and a
-# short run behave. Usage: tests/cli.sh path/to/cgtorture
+# short run behave. Usage: tests/e2e/cli.sh path/to/cgtorture
 set -u
-bin=${1:?usage: tests/cli.sh path/to/cgtorture}
+bin=${1:?usage: tests/e2e/cli.sh path/to/cgtorture}
 fails=0
 out=$(mktemp) err=$(mktemp)
 trap 'rm -f "$out" "$err"' EXIT

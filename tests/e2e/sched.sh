@@ -6,9 +6,9 @@
 # and options get one line and exit status 2.
 # Controlled runs are bounded by --steps; --duration 60 only keeps a loaded machine from
 # cutting one short by the wall clock, which would change where it stops.
-# Usage: tests/sched.sh BUILD_DIR   (holding plain/, tsan/ and asan/cgtorture)
+# Usage: tests/e2e/sched.sh BUILD_DIR   (holding plain/, tsan/ and asan/cgtorture)
 set -u
-dir=${1:?usage: tests/sched.sh BUILD_DIR}
+dir=${1:?usage: tests/e2e/sched.sh BUILD_DIR}
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 fails=0

@@ -4,9 +4,9 @@
 # trace in decisions valid); both refuse a missing, truncated, foreign, other-version or
 # unsuitable report with one line and exit 2; the trace and page checks themselves fail on
 # a broken trace and a blank page.
-# Usage: tests/seeing.sh BUILD_DIR   (holding plain/cgtorture)
+# Usage: tests/e2e/seeing.sh BUILD_DIR   (holding plain/cgtorture)
 set -u
-dir=${1:?usage: tests/seeing.sh BUILD_DIR}
+dir=${1:?usage: tests/e2e/seeing.sh BUILD_DIR}
 bin=$dir/plain/cgtorture
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT

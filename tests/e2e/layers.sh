@@ -2,7 +2,7 @@
 # make check-layers: the tree as it is passes, and what it exists to refuse is refused: a call
 # from a lower layer to a higher one, two files of one folder that call each other round, and
 # a folder in no layer. Each mistake is put, on purpose, into a copy of the built tree.
-# Usage: tests/layers.sh OBJDIR LAYER...
+# Usage: tests/e2e/layers.sh OBJDIR LAYER...
 set -u
 objdir=$1
 shift

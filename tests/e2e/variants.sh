@@ -1,10 +1,10 @@
 #!/bin/sh
 # Every correct variant (for_each x every css_set lock) runs briefly and must PASS: in the
 # plain build, and in the TSan build with not one ThreadSanitizer report.
-# Usage: tests/variants.sh path/to/plain/cgtorture path/to/tsan/cgtorture
+# Usage: tests/e2e/variants.sh path/to/plain/cgtorture path/to/tsan/cgtorture
 set -u
-plain=${1:?usage: tests/variants.sh PLAIN_BIN TSAN_BIN}
-tsan=${2:?usage: tests/variants.sh PLAIN_BIN TSAN_BIN}
+plain=${1:?usage: tests/e2e/variants.sh PLAIN_BIN TSAN_BIN}
+tsan=${2:?usage: tests/e2e/variants.sh PLAIN_BIN TSAN_BIN}
 here=$(cd "$(dirname "$0")/.." && pwd)
 : "${TSAN_OPTIONS:=suppressions=$here/tsan-suppressions}"
 export TSAN_OPTIONS

@@ -8,10 +8,10 @@
 #   - SIGTERM to the driver stops the child and still writes the summary of what ran;
 #   - two shards merged into one summary and junit.xml, and the same two run at once by
 #     GNU parallel.
-# Usage: tests/nightly.sh BUILD_DIR   (holding plain/, tsan/ and asan/cgtorture)
+# Usage: tests/e2e/nightly.sh BUILD_DIR   (holding plain/, tsan/ and asan/cgtorture)
 set -u
-dir=$(cd "${1:?usage: tests/nightly.sh BUILD_DIR}" && pwd)
-here=$(cd "$(dirname "$0")/.." && pwd)
+dir=$(cd "${1:?usage: tests/e2e/nightly.sh BUILD_DIR}" && pwd)
+here=$(cd "$(dirname "$0")/../.." && pwd)
 nightly=$here/stress/nightly
 merge=$here/stress/merge
 short_budget=${CGT_NIGHTLY_SHORT:-40s}

@@ -5,9 +5,9 @@
 # the child of cgtorture's supervising parent; a SIGKILL, which no handler sees (as a heap
 # too corrupt for the handler to write), leaves the report to the parent: the crash detector
 # and the signal, with no thread.
-# Usage: tests/crash.sh BUILD_DIR   (holding plain/, tsan/ and asan/cgtorture)
+# Usage: tests/e2e/crash.sh BUILD_DIR   (holding plain/, tsan/ and asan/cgtorture)
 set -u
-dir=${1:?usage: tests/crash.sh BUILD_DIR}
+dir=${1:?usage: tests/e2e/crash.sh BUILD_DIR}
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 fails=0

@@ -4,10 +4,10 @@
 # readers pass a waiting writer, and a starvation it causes is the catalogue's
 # reader-pref-rwlock, counted as known (SUMMARY known=N) with the verdict PASS. Anything
 # else that fires fails the era.
-# Usage: tests/eras.sh PLAIN_BINARY TSAN_BINARY
+# Usage: tests/e2e/eras.sh PLAIN_BINARY TSAN_BINARY
 set -u
-plain=${1:?usage: tests/eras.sh PLAIN TSAN}
-tsan=${2:?usage: tests/eras.sh PLAIN TSAN}
+plain=${1:?usage: tests/e2e/eras.sh PLAIN TSAN}
+tsan=${2:?usage: tests/e2e/eras.sh PLAIN TSAN}
 secs=${CGT_ERA_SECONDS:-3}
 log=$(mktemp)
 trap 'rm -rf "$log" "$log.d"' EXIT
