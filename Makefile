@@ -101,7 +101,7 @@ check-layers: build/plain/cgtorture
 	scripts/check-layers build/plain $(LAYERS)
 
 # The running kernel beside the model (tests/kernel/): kcheck watches this machine's kernel,
-# model_check runs the model on the same scenarios; the script prints the two side by side.
+# model_check runs the model on the same scenarios; check.sh prints the two side by side.
 build/plain/kernel/kcheck: tests/kernel/kcheck.c tests/kernel/row.h | deps
 	@mkdir -p $(@D)
 	$(CC_plain) $(CFLAGS) $(CFLAGS_plain) $< -o $@
@@ -111,7 +111,7 @@ build/plain/kernel/model_check: tests/kernel/model_check.c tests/kernel/row.h bu
 	$(CC_plain) $(CFLAGS) $(CFLAGS_plain) $< build/plain/libcgtorture.a -o $@ $(LDLIBS)
 
 kernel-check: build/plain/kernel/kcheck build/plain/kernel/model_check
-	tests/kernel-check.sh build/plain/kernel
+	tests/kernel/check.sh build/plain/kernel
 
 test: unit build/plain/cgtorture build/tsan/cgtorture build/asan/cgtorture kernel-check
 	tests/e2e/layers.sh build/plain $(LAYERS)

@@ -3,9 +3,9 @@
 # the model on the same scenarios, and this prints them side by side, one behaviour a row.
 # A row matches when both say the same; "skip" (cgroupfs not writable here) and the rows the
 # model only counts or does not model are shown, not judged. Exit 1 on any mismatch.
-# Usage: tests/kernel-check.sh DIR   (holding kcheck and model_check)
+# Usage: tests/kernel/check.sh DIR   (holding kcheck and model_check)
 set -u
-dir=${1:?usage: tests/kernel-check.sh DIR}
+dir=${1:?usage: tests/kernel/check.sh DIR}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
