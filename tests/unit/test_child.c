@@ -104,7 +104,8 @@ static int body_killed(const struct cgt_run_config *c, const struct cgt_child_op
 	return 0;
 }
 
-static int body_deaf(const struct cgt_run_config *c, const struct cgt_child_opts *o)
+static __attribute__((noreturn)) int body_deaf(const struct cgt_run_config *c,
+					       const struct cgt_child_opts *o)
 {
 	(void)c;
 	(void)o;

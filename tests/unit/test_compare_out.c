@@ -9,6 +9,7 @@
 #define _GNU_SOURCE
 #include <criterion/criterion.h>
 #include <dirent.h>
+#include <limits.h>
 #include <jansson.h>
 #include <math.h>
 #include <stdio.h>
@@ -87,7 +88,7 @@ static void teardown(void)
 {
 	DIR *d = opendir(dir);
 	struct dirent *e;
-	char path[128];
+	char path[PATH_MAX];
 
 	while (d && (e = readdir(d)) != NULL) {
 		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
