@@ -46,7 +46,7 @@ static json_t *config_json(const struct cgt_run_config *cfg)
 			 "check_interval_s", cfg->check_interval, "perturb_permille", cfg->perturb,
 			 "bugs", bugs, "stop_on", cfg->stop_on == CGT_STOP_ON_NONE ? "none" :
 			 cfg->stop_on == CGT_STOP_ON_ANY ? "any" : cgt_detector_names[cfg->stop_on],
-			 "sched", cfg->sched ? cfg->sched->name : "none", "depth", cfg->depth,
+			 "sched", cfg->sched ? cfg->sched->name : "none", "depth", cfg->sched_tunables.depth,
 			 "steps", cfg->steps);
 }
 
@@ -111,7 +111,7 @@ static json_t *schedule_json(const struct cgt_run_config *cfg, const struct cgt_
 		return NULL;
 	o = json_pack("{s:s, s:s, s:i, s:I, s:I, s:i, s:I, s:s}", "scheduler", cfg->sched->name,
 		      "locks", cgt_run_lock_code(cfg) ? "code" : "model",
-		      "depth", cfg->depth, "steps", (json_int_t)s->len,
+		      "depth", cfg->sched_tunables.depth, "steps", (json_int_t)s->len,
 		      "stop_step", (json_int_t)res->stop_step, "threads", cgt_sched_max_id(),
 		      "switches", (json_int_t)cgt_schedule_switches(s), "choices", choices);
 	free(choices);

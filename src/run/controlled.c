@@ -10,8 +10,8 @@
 
 struct cgt_sched_params cgt_run_sched_params(const struct cgt_run_config *cfg)
 {
-	return (struct cgt_sched_params){ .seed = cfg->seed, .depth = cfg->depth,
-					  .steps = cfg->steps };
+	return (struct cgt_sched_params){ .seed = cfg->seed, .steps = cfg->steps,
+					  .tunables = cfg->sched_tunables };
 }
 
 /* the run whose decisions tick: the scheduler calls run_tick without an argument */

@@ -85,7 +85,7 @@ static const struct tunable tunables[] = {
 	{ "sched", &cgt_tunable_sched, "none", "NAME",
 	  "controlled schedule: none (free-running), or a scheduler", CFG(sched), 0, 0 },
 	{ "depth", &cgt_tunable_int, "3", "D", "PCT's bug depth: d-1 priority change points",
-	  CFG(depth), 1, 16 },
+	  CFG(sched_tunables.depth), 1, 16 },
 	{ "steps", &cgt_tunable_int, "20000", "N",
 	  "a controlled run's length, in scheduling decisions",
 	  CFG(steps), 1, 10000000 },
@@ -223,7 +223,7 @@ void cgt_run_options_banner(FILE *f, const struct cgt_run_config *cfg)
 	if (cfg->sched && cfg->sched->bound)
 		fprintf(f, "\n  %s: a bug of depth %d is found by one run with probability at least "
 			"1/(n k^(d-1)) = %.3g (n = %d threads, k = %d decisions)", cfg->sched->name,
-			cfg->depth, cfg->sched->bound(&params, cfg->threads + cfg->walkers + 1),
+			cfg->sched_tunables.depth, cfg->sched->bound(&params, cfg->threads + cfg->walkers + 1),
 			cfg->threads + cfg->walkers + 1, cfg->steps);
 	if (!cfg->sched) {
 		char why[192];

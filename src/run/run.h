@@ -47,7 +47,7 @@ struct cgt_run_config {
 	const char *out;		/* results folder */
 	/* controlled schedules (src/sched): none for a free-running run */
 	const struct cgt_sched_ops *sched;
-	int depth;			/* PCT's bug depth */
+	struct cgt_sched_tunables sched_tunables;	/* the scheduler's own: --depth, ... */
 	int steps;			/* the controlled run's length, in decisions */
 	int lock_mode;			/* enum cgt_lock_mode: --locks */
 	bool check_determinism;		/* run twice, compare the schedules */

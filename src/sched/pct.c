@@ -32,7 +32,7 @@ static void pct_start(const struct cgt_sched_params *p)
 {
 	prng_seed(&rng, p->seed, 0x9c7);
 	nchanges = 0;
-	for (int i = 0; i < p->depth - 1 && i < MAX_DEPTH - 1; i++)
+	for (int i = 0; i < p->tunables.depth - 1 && i < MAX_DEPTH - 1; i++)
 		change_at[nchanges++] = p->steps > 0 ?
 					(long)(prng_next(&rng) % (uint64_t)p->steps) : 0;
 }
@@ -64,7 +64,7 @@ static struct cgt_sched_ent *pct_pick(struct cgt_sched_ent **runnable, int n,
 
 static double pct_bound(const struct cgt_sched_params *p, int threads)
 {
-	return 1.0 / ((double)threads * pow((double)(p->steps > 0 ? p->steps : 1), p->depth - 1));
+	return 1.0 / ((double)threads * pow((double)(p->steps > 0 ? p->steps : 1), p->tunables.depth - 1));
 }
 
 const struct cgt_sched_ops pct_sched_ops = {

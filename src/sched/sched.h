@@ -30,10 +30,19 @@ struct cgt_sched_ent;
  * What a scheduler is started with: its seed and its parameters, one struct, so that a
  * scheduler with a parameter of its own adds a field here and reads it where it starts.
  */
+/*
+ * A scheduler's own parameters, each an option of the run: a line of the run's table
+ * (run/options.c) that points into struct cgt_run_config's copy of this struct, which the
+ * scheduler is started with. A new one is a field here and that line.
+ */
+struct cgt_sched_tunables {
+	int depth;			/* PCT's bug depth d */
+};
+
 struct cgt_sched_params {
 	uint64_t seed;
-	int depth;			/* PCT's bug depth d */
 	long steps;			/* the run's length in decisions: PCT's k */
+	struct cgt_sched_tunables tunables;
 };
 
 /* A scheduler, as a lock variant is a lock: one ops table per policy (sched_registry.c). */
@@ -47,7 +56,7 @@ struct cgt_sched_ops {
 	/* the next to run among @n runnable (n >= 1), ordered by thread number */
 	struct cgt_sched_ent *(*pick)(struct cgt_sched_ent **runnable, int n,
 				      struct cgt_sched_ent *cur, long step);
-	/* the least chance that one run of @threads finds a bug of depth p->depth, or 0 */
+	/* the least chance that one run of @threads finds a bug of depth d, or 0 */
 	double (*bound)(const struct cgt_sched_params *p, int threads);
 };
 

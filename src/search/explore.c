@@ -62,7 +62,7 @@ int cgt_explore(struct cgt_run_config *cfg, const struct cgt_explore_opts *o)
 	       cfg->sched->name, cfg->steps, target_name);
 	if (cfg->sched->bound)
 		printf("explore: PCT's bound for a bug of depth %d: at least 1/(n k^(d-1)) per "
-		       "schedule = %.3g, with n = %d threads, k = %d decisions\n", cfg->depth,
+		       "schedule = %.3g, with n = %d threads, k = %d decisions\n", cfg->sched_tunables.depth,
 		       cfg->sched->bound(&params, cfg->threads + cfg->walkers + 1),
 		       cfg->threads + cfg->walkers + 1, cfg->steps);
 	cgt_run_options_defaults(&defaults);

@@ -76,7 +76,7 @@ static void *script_main(void *arg)
 static void boot(const struct cgt_sched_ops *ops, uint64_t seed, const struct cgt_schedule *follow)
 {
 	struct cgt_sched_config cfg = {
-		.ops = ops, .params = { .seed = seed, .depth = 2, .steps = 1000 }, .follow = follow,
+		.ops = ops, .params = { .seed = seed, .steps = 1000, .tunables = { .depth = 2 } }, .follow = follow,
 		.park = &park, .lock_code = lock_code,
 	};
 
