@@ -95,20 +95,36 @@ static const struct tunable replay_tunables[] = {
 	  offsetof(struct report_opts, runs), 1, 100000 },
 };
 
+/* The search a report command runs once its report's run is configured. */
+typedef int (*report_search_fn)(const struct report_opts *o, const struct cgt_report_in *r,
+				struct cgt_run_config *cfg);
+
 /*
- * replay's and shrink's start: their options (-1 after --help), then the report's run,
- * configured as its command line says.
+ * replay's and shrink's command: their options (--help: 0), then the report's run,
+ * configured as its command line says, handed to @search with the signals that end it.
  */
-static int report_prepare(const struct tunable *table, size_t n, void (*help)(FILE *f),
-			  int argc, char **argv, struct report_opts *o, struct cgt_report_in *r,
-			  struct cgt_run_config *cfg)
+static int report_command(const struct tunable *table, size_t n, void (*help)(FILE *f),
+			  int argc, char **argv, report_search_fn search)
 {
-	struct tunable_set set = { table, n, o, 0 };
+	struct cgt_run_config cfg = { 0 };
+	struct cgt_report_in r = { 0 };
+	struct report_opts o = { 0 };
+	struct tunable_set set = { table, n, &o, 0 };
 	int ret;
 
-	cgt_tunables_table_defaults(table, n, o);
+	cgt_tunables_table_defaults(table, n, &o);
 	ret = cgt_tunables_sets_parse(&set, 1, help, argc, argv);
-	return ret ? ret : cgt_report_config(o->report, r, cfg);
+	if (ret < 0)
+		return CGT_EXIT_PASS;
+	if (!ret)
+		ret = cgt_report_config(o.report, &r, &cfg);
+	if (!ret) {
+		cgt_cli_on_signals();
+		ret = search(&o, &r, &cfg);
+	}
+	cgt_run_render_free(&cfg);
+	cgt_report_in_free(&r);
+	return ret;
 }
 
 static void replay_help(FILE *f)
@@ -121,29 +137,24 @@ static void replay_help(FILE *f)
 	cgt_tunables_table_help(f, replay_tunables, ARRAY_SIZE(replay_tunables));
 }
 
-int cgt_replay_main(int argc, char **argv)
+/* Reports of the replays go to the report's folder/replay. */
+static int replay_search(const struct report_opts *o, const struct cgt_report_in *r,
+			 struct cgt_run_config *cfg)
 {
-	struct cgt_run_config cfg = { 0 };
-	struct cgt_report_in r = { 0 };
-	struct report_opts o = { 0 };
-	char *out;
+	char *out = cgt_path_join(r->dir, "replay");
 	int ret;
 
-	ret = report_prepare(replay_tunables, ARRAY_SIZE(replay_tunables), replay_help, argc, argv,
-			     &o, &r, &cfg);
-	if (ret < 0)
-		return CGT_EXIT_PASS;
-	if (!ret) {
-		out = cgt_path_join(r.dir, "replay");
-		cfg.out = out;
-		cgt_run_render(&cfg);
-		cgt_cli_on_signals();
-		ret = cgt_replay(o.report, &r, &cfg, o.runs);
-		free(out);
-	}
-	cgt_run_render_free(&cfg);
-	cgt_report_in_free(&r);
+	cfg->out = out;
+	cgt_run_render(cfg);
+	ret = cgt_replay(o->report, r, cfg, o->runs);
+	free(out);
 	return ret;
+}
+
+int cgt_replay_main(int argc, char **argv)
+{
+	return report_command(replay_tunables, ARRAY_SIZE(replay_tunables), replay_help, argc,
+			      argv, replay_search);
 }
 
 static const struct tunable shrink_tunables[] = {
@@ -163,22 +174,14 @@ static void shrink_help(FILE *f)
 	cgt_tunables_table_help(f, shrink_tunables, ARRAY_SIZE(shrink_tunables));
 }
 
+static int shrink_search(const struct report_opts *o, const struct cgt_report_in *r,
+			 struct cgt_run_config *cfg)
+{
+	return cgt_shrink(o->report, r, cfg, o->runs);
+}
+
 int cgt_shrink_main(int argc, char **argv)
 {
-	struct cgt_run_config cfg = { 0 };
-	struct cgt_report_in r = { 0 };
-	struct report_opts o = { 0 };
-	int ret;
-
-	ret = report_prepare(shrink_tunables, ARRAY_SIZE(shrink_tunables), shrink_help, argc, argv,
-			     &o, &r, &cfg);
-	if (ret < 0)
-		return CGT_EXIT_PASS;
-	if (!ret) {
-		cgt_cli_on_signals();
-		ret = cgt_shrink(o.report, &r, &cfg, o.runs);
-	}
-	cgt_run_render_free(&cfg);
-	cgt_report_in_free(&r);
-	return ret;
+	return report_command(shrink_tunables, ARRAY_SIZE(shrink_tunables), shrink_help, argc,
+			      argv, shrink_search);
 }
