@@ -12,7 +12,6 @@
 #include "../run/options.h"
 #include "../base/build.h"
 #include "../run/catalogue.h"
-#include "../base/files.h"
 #include "../search/search.h"
 
 static const struct tunable explore_tunables[] = {
@@ -137,18 +136,10 @@ static void replay_help(FILE *f)
 	cgt_tunables_table_help(f, replay_tunables, ARRAY_SIZE(replay_tunables));
 }
 
-/* Reports of the replays go to the report's folder/replay. */
 static int replay_search(const struct report_opts *o, const struct cgt_report_in *r,
 			 struct cgt_run_config *cfg)
 {
-	char *out = cgt_path_join(r->dir, "replay");
-	int ret;
-
-	cfg->out = out;
-	cgt_run_render(cfg);
-	ret = cgt_replay(o->report, r, cfg, o->runs);
-	free(out);
-	return ret;
+	return cgt_replay(o->report, r, cfg, o->runs);
 }
 
 int cgt_replay_main(int argc, char **argv)

@@ -5,11 +5,14 @@
  * times with the same seed, and says how often the failure came back.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "search.h"
 #include "child.h"
+#include "../base/files.h"
 #include "../report/interest.h"
+#include "../run/options.h"
 
 int cgt_report_interest(const struct cgt_report_in *r, int stop_on)
 {
@@ -94,5 +97,13 @@ static int replay_free(const struct cgt_report_in *r, struct cgt_run_config *cfg
 int cgt_replay(const char *path, const struct cgt_report_in *r, struct cgt_run_config *cfg,
 	       long tries)
 {
-	return r->controlled ? replay_controlled(path, r, cfg) : replay_free(r, cfg, tries);
+	char *out = cgt_path_join(r->dir, "replay");
+	int ret;
+
+	cfg->out = out;
+	cgt_run_render(cfg);
+	ret = r->controlled ? replay_controlled(path, r, cfg) : replay_free(r, cfg, tries);
+	cfg->out = NULL;
+	free(out);
+	return ret;
 }

@@ -9,13 +9,11 @@
  * report is first looked for free-running, where many threads and the clock decide.
  */
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "search.h"
 #include "child.h"
-#include "../base/files.h"
 #include "../run/options.h"
 
 /* A search's runs: quiet, stopping at @detector, judged here rather than by --expect. */
@@ -108,17 +106,12 @@ int cgt_reproduce_exact(const char *found, long shrink)
 {
 	struct cgt_run_config rcfg = { 0 };
 	struct cgt_report_in found_r = { 0 };
-	char *replay_out = NULL;
 	int ret;
 
 	/* exact: the schedule found, followed again decision by decision */
 	ret = cgt_report_config(found, &found_r, &rcfg);
-	if (!ret) {
-		replay_out = cgt_path_join(found_r.dir, "replay");
-		rcfg.out = replay_out;
-		cgt_run_render(&rcfg);
+	if (!ret)
 		ret = cgt_replay(found, &found_r, &rcfg, 1);
-	}
 	if (!ret && shrink) {
 		cgt_run_render_free(&rcfg);
 		cgt_report_in_free(&found_r);
@@ -132,6 +125,5 @@ int cgt_reproduce_exact(const char *found, long shrink)
 		       "%s/report.html\n", found, found_r.dir);
 	cgt_run_render_free(&rcfg);
 	cgt_report_in_free(&found_r);
-	free(replay_out);
 	return ret;
 }

@@ -33,7 +33,10 @@ struct cgt_explore_opts {
 };
 /* explore.c: up to o->runs schedules, seeds from cfg->seed on; the exit status */
 int cgt_explore(struct cgt_run_config *cfg, const struct cgt_explore_opts *o);
-/* replay.c: the report @r (read from @path) run again, @tries times if free-running */
+/*
+ * replay.c: the report @r (read from @path) run again, @tries times if free-running; the
+ * replays' reports go to its folder/replay, as shrink's go to its folder/shrink.
+ */
 int cgt_replay(const char *path, const struct cgt_report_in *r, struct cgt_run_config *cfg,
 	       long tries);
 /* The index of the failure of interest among @r's failures, or -1. */
