@@ -54,12 +54,10 @@ int cgt_report_config(const char *path, struct cgt_report_in *r, struct cgt_run_
 		}
 	}
 	/* ready while the words live: --out points into them until the caller sets its own */
-	ret = cgt_run_options_argv(argc - 1, argv + 1, cfg);
-	if (!ret)
-		ret = cgt_run_options_ready(cfg);
+	ret = cgt_search_config(argc - 1, argv + 1, cfg);
 	cgt_argv_free(argc, argv);
 	if (ret)
-		return ret < 0 ? CGT_EXIT_USAGE : ret;
+		return ret;
 	if (r->controlled != (cfg->sched != NULL) ||
 	    (r->controlled && strcmp(r->scheduler, cfg->sched->name))) {
 		fprintf(stderr, "cgtorture: %s: the schedule (%s) does not fit the command (--sched %s)\n",
@@ -70,4 +68,13 @@ int cgt_report_config(const char *path, struct cgt_report_in *r, struct cgt_run_
 	cfg->check_determinism = false;
 	cfg->quiet = true;
 	return 0;
+}
+
+int cgt_search_config(int argc, char **argv, struct cgt_run_config *cfg)
+{
+	int ret = cgt_run_options_argv(argc, argv, cfg);
+
+	if (ret)
+		return ret < 0 ? CGT_EXIT_USAGE : ret;
+	return cgt_run_options_ready(cfg);
 }

@@ -157,8 +157,7 @@ static int candidate_config(const struct cgt_kmap *m, const struct cgt_kmap_cand
 			    char *words, size_t len)
 {
 	char *all[64], *w, *save, off[32] = "";
-	struct tunable_set run = cgt_run_options(cfg);
-	int n = 0, ret;
+	int n = 0;
 
 	/* a controlled run's holder is off until nothing else can run; a free one's, past it */
 	if (c->off_cpu)
@@ -177,10 +176,7 @@ static int candidate_config(const struct cgt_kmap *m, const struct cgt_kmap_cand
 	for (w = strtok_r(words, " ", &save); w && n < 63; w = strtok_r(NULL, " ", &save))
 		all[n++] = w;
 	all[n] = NULL;
-	ret = cgt_run_options_parse(&run, 1, cgt_run_options_help, n, all, cfg);
-	if (ret)
-		return ret < 0 ? CGT_EXIT_USAGE : ret;
-	return cgt_run_options_ready(cfg);
+	return cgt_search_config(n, all, cfg);
 }
 
 /*

@@ -21,7 +21,6 @@ static int controlled_config(const struct cgt_report_in *r, const struct cgt_run
 {
 	const char *more = REPRODUCE_DEFAULT;
 	char err[256], **argv, **all, *words, *w, *save;
-	struct tunable_set run;
 	int argc, n, bug = -1, ret = CGT_EXIT_USAGE;
 
 	for (int b = 0; b < CGT_NR_BUGS; b++)
@@ -47,12 +46,7 @@ static int controlled_config(const struct cgt_report_in *r, const struct cgt_run
 		 */
 		all[n++] = "--locks";
 		all[n++] = "model";
-		run = cgt_run_options(cfg);
-		ret = cgt_run_options_parse(&run, 1, cgt_run_options_help, n, all, cfg);
-		if (ret < 0)
-			ret = CGT_EXIT_USAGE;
-		else if (!ret)
-			ret = cgt_run_options_ready(cfg);
+		ret = cgt_search_config(n, all, cfg);
 	}
 	free(all);
 	free(words);

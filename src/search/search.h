@@ -18,6 +18,11 @@
  * the command it keeps, rendered, and made quiet for a search's child runs.
  */
 int cgt_report_config(const char *path, struct cgt_report_in *r, struct cgt_run_config *cfg);
+/*
+ * report_config.c: a search's run from the words @argv of a command line (the run's table
+ * alone; argv[0] its name), then ready to run (cgt_run_options_ready); 0 or a status.
+ */
+int cgt_search_config(int argc, char **argv, struct cgt_run_config *cfg);
 /* determinism.c: the same controlled run twice; the two schedules must be the same */
 int cgt_check_determinism(const struct cgt_run_config *cfg);
 /* explore's schedules */
