@@ -27,6 +27,16 @@ static const struct tunable reproduce_tunables[] = {
 	{ "map", &cgt_tunable_flag, NULL, NULL,
 	  "a kernel log: print its records and the mapping, search "
 	  "nothing", offsetof(struct cgt_reproduce_opts, map), 0, 0 },
+	{ "functions", &cgt_tunable_string, "", "F1,F2,...", "a write-up with no kernel record: "
+	  "the kernel functions of its stack, innermost first, searched as a record of --kind",
+	  offsetof(struct cgt_reproduce_opts, functions), 0, 0 },
+	{ "kind", &cgt_tunable_string, "", "KIND", "with --functions: hung-task, soft-lockup, "
+	  "hard-lockup, rcu-stall, kasan, kcsan, lockdep, bug-oops, ...",
+	  offsetof(struct cgt_reproduce_opts, kind), 0, 0 },
+	{ "version", &cgt_tunable_string, "", "X.Y", "with --functions: the kernel it happened on",
+	  offsetof(struct cgt_reproduce_opts, version), 0, 0 },
+	{ "locks", &cgt_tunable_string, "", "L1,L2,...", "with --functions: the locks it names "
+	  "(a lockdep cycle's)", offsetof(struct cgt_reproduce_opts, locks), 0, 0 },
 };
 
 static void reproduce_help(FILE *f)
@@ -43,10 +53,19 @@ static void reproduce_help(FILE *f)
 	      "/proc/PID/stack. Its records (hung task, soft or hard lockup, RCU stall, KASAN,\n"
 	      "KCSAN, lockdep, BUG, WARNING) are read, the one the model knows best is mapped onto\n"
 	      "it (a table: each frame and lock, and what it is in the model), and its era is\n"
-	      "searched, the catalogued bugs its frames point at first, each a free-running run\n"
-	      "(--free) then controlled schedules, until the same detector fires on the same\n"
-	      "lock, walk or function. Exit status: 0 reproduced (exactly, or free-running only:\n"
-	      "it says which), 3 not found within --runs, 2 unreadable or nothing in it modelled.\n\n", f);
+	      "searched, the catalogued bugs whose own functions its stacks show (in kernels\n"
+	      "that had them) first, each a free-running run (--free) then controlled schedules.\n"
+	      "A failure found is judged against the record's mechanism, column by column: the\n"
+	      "detector its kind allows, the lock and side its task waits for (a lockdep cycle's\n"
+	      "locks), its function family, its kernel. Verdicts and exit status: 0 reproduced\n"
+	      "(all of it, in the record's kernel; exactly, or free-running only: it says which);\n"
+	      "1 reproduced in part (what matched, what the model lacks) or another failure found\n"
+	      "(its page, never counted as the record's); 3 not found within --runs; 2 refused\n"
+	      "(unreadable, no kernel record) or not modelled (it says what is missing);\n"
+	      "128+N interrupted by signal N (what was found so far, said to be partial).\n"
+	      "A write-up with no kernel record (a changelog, a mail's analysis) is refused\n"
+	      "with the functions it names; hand them in as a record with --functions and\n"
+	      "--kind (and --version, --locks), which is then mapped and searched as a log's.\n\n", f);
 	cgt_tunables_table_help(f, reproduce_tunables, ARRAY_SIZE(reproduce_tunables));
 }
 
@@ -77,6 +96,21 @@ int cgt_reproduce_main(int argc, char **argv)
 	ret = cgt_tunables_sets_parse(&set, 1, reproduce_help, argc, argv);
 	if (ret)
 		return ret < 0 ? CGT_EXIT_PASS : ret;
+	if (!o.functions[0] && (o.kind[0] || o.version[0] || o.locks[0])) {
+		fprintf(stderr, "cgtorture: reproduce: --kind, --version and --locks describe a "
+			"record handed in with --functions\n");
+		return CGT_EXIT_USAGE;
+	}
+	if (o.functions[0] && !o.kind[0]) {
+		fprintf(stderr, "cgtorture: reproduce: --functions needs --kind (hung-task, "
+			"soft-lockup, rcu-stall, kasan, ...)\n");
+		return CGT_EXIT_USAGE;
+	}
+	if (o.functions[0] && is_json(o.report)) {
+		fprintf(stderr, "cgtorture: reproduce: --functions hands in a kernel's record; "
+			"%s is a report.json\n", o.report);
+		return CGT_EXIT_USAGE;
+	}
 	cgt_cli_on_signals();
 	return is_json(o.report) ? cgt_reproduce_report(&o) : cgt_reproduce_klog(&o);
 }

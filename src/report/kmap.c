@@ -137,8 +137,12 @@ static const struct kfn {
 	{ "find_lock_task_mm", OBSERVE, "oom_badness", NULL, "find_lock_task_mm" },
 	{ "select_bad_process", OBSERVE, "oom_badness", NULL, "find_lock_task_mm" },
 	{ "oom_evaluate_task", OBSERVE, "oom_badness", NULL, "find_lock_task_mm" },
-	/* the OOM killer's way in: what it then does depends on the kernel */
-	{ "oom_kill_process", OBSERVE, "oom_badness (the OOM killer)", NULL, NULL },
+	/*
+	 * the OOM killer's way in: what it then does depends on the kernel; to 3.13 it walked
+	 * the victim's threads itself with while_each_thread, under read_lock(&tasklist_lock)
+	 * (mm/oom_kill.c), a walk the model has not
+	 */
+	{ "oom_kill_process", OBSERVE, "oom_badness (the OOM killer)", NULL, "oom_kill_process" },
 	{ "out_of_memory", OBSERVE, "oom_badness (the OOM killer)", NULL, NULL },
 	{ "mem_cgroup_out_of_memory", OBSERVE, "oom_badness (the OOM killer)", NULL, NULL },
 	{ "mem_cgroup_scan_tasks", OBSERVE, "css_task_iter_start (every task of a cgroup)",
@@ -258,6 +262,8 @@ static const char *const skipped[] = {
 	"asm_exc_page_fault", "exc_page_fault", "panic", "nmi_panic", "watchdog_overflow_callback",
 	"__perf_event_overflow", "perf_event_nmi_handler", "nmi_handle", "default_do_nmi",
 	"do_nmi", "end_repeat_nmi", "nmi", "do_syscall_x64", "__x64_sys_call",
+	"__asan_report_load1_noabort", "__asan_report_load4_noabort",
+	"__asan_report_load8_noabort", "__asan_report_store8_noabort", "kasan_check_range",
 };
 
 /*
@@ -318,7 +324,14 @@ static const struct { const char *lock, *classes; } lock_classes[] = {
 	{ "rcu", "rcu" },
 };
 
-/* the kinds of record, and the detectors that can show each, most likely first */
+/*
+ * The kinds of record, and the detectors whose failures can be that kind's mechanism: a
+ * hung task is a task blocked on a lock (hang), or a writer readers keep out (starvation);
+ * a lockup a CPU that does not stop (a walk that cannot end, or a wait on a spinning lock);
+ * an RCU stall a reader that does not leave or a grace period that does not end; KASAN a
+ * memory error; KCSAN a race; lockdep an inversion; a BUG or oops a broken check or a bad
+ * access.
+ */
 static const enum cgt_detector kind_detectors[CGT_NR_KLOG_KINDS][3] = {
 	[CGT_KLOG_HUNG_TASK] = { CGT_DET_HANG, CGT_DET_STARVATION, CGT_NR_DETECTORS },
 	[CGT_KLOG_SOFT_LOCKUP] = { CGT_DET_LIVELOCK, CGT_DET_STARVATION, CGT_DET_HANG },
@@ -326,26 +339,32 @@ static const enum cgt_detector kind_detectors[CGT_NR_KLOG_KINDS][3] = {
 	[CGT_KLOG_RCU_STALL] = { CGT_DET_LIVELOCK, CGT_DET_HANG, CGT_NR_DETECTORS },
 	[CGT_KLOG_KASAN] = { CGT_DET_ASAN, CGT_DET_RCU_LIFETIME, CGT_NR_DETECTORS },
 	[CGT_KLOG_KCSAN] = { CGT_DET_TSAN, CGT_NR_DETECTORS, CGT_NR_DETECTORS },
-	[CGT_KLOG_LOCKDEP] = { CGT_DET_LOCK_ORDER, CGT_DET_HANG, CGT_NR_DETECTORS },
-	[CGT_KLOG_SLEEP_ATOMIC] = { CGT_DET_RCU_NESTING, CGT_DET_HANG, CGT_NR_DETECTORS },
-	[CGT_KLOG_BUG] = { CGT_DET_ASAN, CGT_DET_INVARIANT, CGT_DET_RCU_LIFETIME },
+	[CGT_KLOG_LOCKDEP] = { CGT_DET_LOCK_ORDER, CGT_NR_DETECTORS, CGT_NR_DETECTORS },
+	[CGT_KLOG_SLEEP_ATOMIC] = { CGT_DET_RCU_NESTING, CGT_NR_DETECTORS, CGT_NR_DETECTORS },
+	[CGT_KLOG_BUG] = { CGT_DET_INVARIANT, CGT_DET_ASAN, CGT_DET_RCU_LIFETIME },
 	[CGT_KLOG_WARNING] = { CGT_DET_INVARIANT, CGT_DET_RCU_LIFETIME, CGT_NR_DETECTORS },
 	[CGT_KLOG_RCU_USAGE] = { CGT_DET_RCU_LIFETIME, CGT_DET_RCU_NESTING, CGT_NR_DETECTORS },
-	[CGT_KLOG_BACKTRACE] = { CGT_DET_HANG, CGT_DET_LIVELOCK, CGT_NR_DETECTORS },
+	[CGT_KLOG_BACKTRACE] = { CGT_DET_HANG, CGT_DET_STARVATION, CGT_DET_LIVELOCK },
 };
 
-/* kernel versions -> eras: the first version of each (era.c says what changed) */
-static const struct { int from; const char *era; const char *why; } eras[] = {
-	{ 0, "3.14", "3.14 or earlier: x86 rwlock_t tasklist_lock and css_set_lock" },
-	{ 315, "3.15", "3.15: css_set_rwsem, rwlock_t tasklist_lock" },
-	{ 316, "4.4", "3.16 to 4.4: queued rwlock tasklist_lock, css_set_rwsem" },
-	{ 405, "6.x", "4.5 or later: css_set_lock a spinlock, global threadgroup rwsem" },
+/*
+ * kernel versions -> eras (era.c says what changed). A version between two eras has none of
+ * its own: it maps to the nearest, and says so.
+ */
+static const struct { int lo, hi; const char *era; bool exact; const char *what; } eras[] = {
+	{ 0, 313, "3.14", false, "x86 rwlock_t tasklist_lock and css_set_lock" },
+	{ 314, 314, "3.14", true, "x86 rwlock_t tasklist_lock and css_set_lock" },
+	{ 315, 315, "3.15", true, "css_set_rwsem, rwlock_t tasklist_lock" },
+	{ 316, 403, "4.4", false, "a queued rwlock tasklist_lock (3.16); css_set_rwsem until 4.2" },
+	{ 404, 404, "4.4", true, "queued rwlock tasklist_lock, global threadgroup rwsem" },
+	{ 405, 607, "6.x", false, "css_set_lock a spinlock, global threadgroup rwsem" },
+	{ 608, 9999, "6.x", true, "css_set_lock a spinlock, global threadgroup rwsem" },
 };
 
 /*
  * each catalogued bug: the functions its kernel reports show, those that show it only in
  * the kernels that had it (counted when the record names its kernel), the locks, and those
- * kernels (major*100+minor; a record that names a kernel outside is not that bug)
+ * kernels (major*100+minor; a record of a kernel outside is never that bug)
  */
 static const struct { const char *bug, *fns, *dated, *locks; int from, until; } signatures[] = {
 	{ "walk-from-exiting", "oom_badness,find_lock_task_mm,select_bad_process,"
@@ -354,14 +373,16 @@ static const struct { const char *bug, *fns, *dated, *locks; int from, until; } 
 	{ "no-pid-alive", "next_tid,first_tid,proc_task_readdir,next_thread", "", "", 0, 0 },
 	{ "attach-no-threadgroup-lock", "cgroup_attach_task,attach_task_by_pid,"
 	  "cgroup_procs_write,__cgroup_procs_write,cgroup_post_fork", "", "", 0, 0 },
+	/* css_set_rwsem: 96d365e0b86e (3.15) to f0d9a5f17575 (4.2) */
 	{ "rwsem-inside-rcu", "task_cgroup_path,proc_cgroup_show,cgroup_attach_task", "",
-	  "css_set_lock,rcu", 315, 404 },
+	  "css_set_lock,rcu", 315, 401 },
+	/* x86 rwlock_t until the queued rwlock (70af2f8a4f48, 3.16) */
 	{ "reader-pref-rwlock", "copy_process,do_exit,exit_notify,release_task,de_thread,"
 	  "kill_pgrp,kill_something_info,do_wait,wait_task_zombie", "", "tasklist_lock", 0, 315 },
 	{ "cset-walk-unlocked", "css_task_iter_next,css_task_iter_advance,css_task_iter_start,"
 	  "cgroup_task_count,pidlist_array_load", "", "", 0, 0 },
 	{ "css-task-iter-block", "css_task_iter_start,css_task_iter_next,pidlist_array_load", "",
-	  "css_set_lock,cgroup_mutex", 315, 404 },
+	  "css_set_lock,cgroup_mutex", 315, 401 },
 };
 
 /* @name in the comma-separated @list */
@@ -397,6 +418,13 @@ static bool is_off_cpu(const char *fn)
 		if (!strcmp(off_cpu_frames[i], fn))
 			return true;
 	return false;
+}
+
+const char *cgt_kmap_model_of(const char *fn)
+{
+	const struct kfn *f = find_fn(fn);
+
+	return f ? f->model : NULL;
 }
 
 const char *cgt_kmap_candidate_name(const struct cgt_kmap_candidate *c)
@@ -459,70 +487,145 @@ static void waits_for(struct cgt_kmap *m)
 }
 
 /*
- * names that exist only from a kernel on: a record that names no version but shows one is
- * of that kernel or later (major*100+minor)
+ * names that exist only in some kernels (major*100+minor, 0: no bound): a record that names
+ * no version but shows one is of those kernels
  */
-static const struct { const char *name; int since; } since[] = {
-	{ "css_set_rwsem", 315 },
-	{ "queued_write_lock_slowpath", 316 },
-	{ "queued_read_lock_slowpath", 316 },
-	{ "cgroup_threadgroup_rwsem", 404 },
-	{ "cgroup_procs_write_start", 500 },
-	{ "sys_clone3", 503 },
-	{ "cgroup_css_set_fork", 507 },
-	{ "kernel_clone", 510 },
+static const struct { const char *name; int since, until; } dated_names[] = {
+	{ "__write_lock_failed", 0, 315 },	/* x86 rwlock_t, before qrwlock (3.16) */
+	{ "__read_lock_failed", 0, 315 },
+	{ "css_set_rwsem", 315, 401 },		/* 96d365e0b86e .. f0d9a5f17575 */
+	{ "queued_write_lock_slowpath", 316, 0 },
+	{ "queued_read_lock_slowpath", 316, 0 },
+	{ "do_fork", 0, 401 },			/* _do_fork from 4.2 */
+	/* the x86 entry code's names before 4.2's renames (entry_SYSENTER_32, entry_SYSCALL_64) */
+	{ "sysenter_past_esp", 0, 401 },
+	{ "system_call_fastpath", 0, 401 },
+	{ "_do_fork", 402, 509 },		/* kernel_clone from 5.10 */
+	{ "cgroup_threadgroup_rwsem", 404, 0 },
+	{ "flush_old_exec", 0, 506 },		/* begin_new_exec from 5.7 */
+	{ "cgroup_procs_write_start", 500, 0 },
+	{ "sys_clone3", 503, 0 },
+	{ "begin_new_exec", 507, 0 },
+	{ "cgroup_css_set_fork", 507, 0 },
+	{ "kernel_clone", 510, 0 },
 };
 
-/* The latest kernel that a name in @rec says it is at least, or -1. */
-static int version_floor(const struct cgt_klog_record *rec, const char *waits,
-			 const char **which)
+/*
+ * The kernels names in @rec (its frames, locks, the lock it waits for) say it is of: @m's
+ * floor and ceiling, and the names that set them.
+ */
+static void version_bounds(const struct cgt_klog_record *rec, const char *waits,
+			   struct cgt_kmap *m, const char **since, const char **until)
 {
-	int floor = -1;
-
-	for (size_t s = 0; s < sizeof(since) / sizeof(since[0]); s++) {
-		bool seen = false;
+	m->floor = m->ceiling = -1;
+	for (size_t s = 0; s < sizeof(dated_names) / sizeof(dated_names[0]); s++) {
+		bool seen = waits && !strcmp(waits, dated_names[s].name);
 
 		for (int i = 0; i < rec->nframes && !seen; i++)
-			seen = !strcmp(rec->frames[i].fn, since[s].name);
+			seen = !strcmp(rec->frames[i].fn, dated_names[s].name);
 		for (int i = 0; i < rec->nlocks && !seen; i++)
-			seen = !strcmp(rec->locks[i], since[s].name);
-		seen |= waits && !strcmp(waits, since[s].name);
-		if (seen && since[s].since > floor) {
-			floor = since[s].since;
-			*which = since[s].name;
+			seen = !strcmp(rec->locks[i], dated_names[s].name);
+		if (!seen)
+			continue;
+		if (dated_names[s].since > m->floor) {
+			m->floor = dated_names[s].since;
+			*since = dated_names[s].name;
+		}
+		if (dated_names[s].until && (m->ceiling < 0 || dated_names[s].until < m->ceiling)) {
+			m->ceiling = dated_names[s].until;
+			*until = dated_names[s].name;
 		}
 	}
-	return floor;
 }
 
+static int era_row(int v)
+{
+	for (size_t i = 0; i < sizeof(eras) / sizeof(eras[0]); i++)
+		if (v >= eras[i].lo && v <= eras[i].hi)
+			return (int)i;
+	return 0;
+}
+
+/*
+ * An era that is exactly a kernel of [@lo, @hi]: the earliest when the names gave a floor
+ * (the oldest kernel they allow), else the latest; with none, the nearest.
+ */
+static int era_between(int lo, int hi)
+{
+	int row = -1;
+
+	for (size_t i = 0; i < sizeof(eras) / sizeof(eras[0]); i++)
+		if (eras[i].exact && eras[i].lo >= lo && eras[i].lo <= hi && (row < 0 || !lo))
+			row = (int)i;
+	return row >= 0 ? row : era_row(hi < lo ? lo : lo ? lo : hi);
+}
+
+/*
+ * The record's era: its version's (the nearest era when it has none of its own), else the
+ * one names in it bound it to, else a guess that the verdict owns up to: the latest era, as
+ * most reports come from recent kernels.
+ */
 static void era_of(const struct cgt_klog_record *rec, const char *log_version,
 		   struct cgt_kmap *m)
 {
-	int v = cgt_klog_version(rec->version[0] ? rec->version : log_version);
-	const char *which = NULL;
+	const char *since = NULL, *until = NULL;
+	int v = cgt_klog_version(rec->version[0] ? rec->version : log_version), row;
+	size_t o;
 
 	m->version = v;
-	m->era = "3.15";
-	m->era_why = "no kernel version in the record: the default era";
-	if (v < 0 && (v = version_floor(rec, m->waits_for, &which)) > 0) {
-		snprintf(m->era_floor, sizeof(m->era_floor), "no version, but %s: %d.%d or later",
-			 which, v / 100, v % 100);
-		m->era_why = NULL;
-		for (size_t i = 0; i < sizeof(eras) / sizeof(eras[0]); i++)
-			if (v >= eras[i].from)
-				m->era = eras[i].era;
+	version_bounds(rec, m->waits_for, m, &since, &until);
+	if (v > 0) {
+		row = era_row(v);
+		m->era_from = CGT_ERA_NAMED;
+		m->era = eras[row].era;
+		if (eras[row].exact)
+			snprintf(m->era_why, sizeof(m->era_why), "%s", eras[row].what);
+		else
+			snprintf(m->era_why, sizeof(m->era_why), "%d.%d has no era of its own; the "
+				 "nearest: %s", v / 100, v % 100, eras[row].what);
 		return;
 	}
-	for (size_t i = 0; v > 0 && i < sizeof(eras) / sizeof(eras[0]); i++) {
-		if (v >= eras[i].from) {
-			m->era = eras[i].era;
-			m->era_why = eras[i].why;
-		}
+	if (m->floor > 0 || m->ceiling > 0) {
+		int lo = m->floor > 0 ? m->floor : 0, hi = m->ceiling > 0 ? m->ceiling : 9999;
+
+		row = era_between(lo, hi);
+		m->era_from = CGT_ERA_FROM_NAMES;
+		m->era = eras[row].era;
+		o = (size_t)snprintf(m->era_why, sizeof(m->era_why), "no version, but");
+		if (since)
+			o += (size_t)snprintf(m->era_why + o, sizeof(m->era_why) - o,
+					      " %s: %d.%d or later", since, lo / 100, lo % 100);
+		if (until && o < sizeof(m->era_why))
+			snprintf(m->era_why + o, sizeof(m->era_why) - o, "%s %s: %d.%d or earlier",
+				 since ? ";" : "", until, hi / 100, hi % 100);
+		return;
 	}
+	m->era_from = CGT_ERA_GUESSED;
+	m->era = eras[sizeof(eras) / sizeof(eras[0]) - 1].era;
+	snprintf(m->era_why, sizeof(m->era_why), "no version and no name that dates it: a guess, "
+		 "the latest era");
 }
 
-static void add_candidate(struct cgt_kmap *m, int bug, enum cgt_detector det, int score,
-			  bool off_cpu)
+/* The kernels the record may be of: its version, or the names' bounds. */
+static void kernel_range(const struct cgt_kmap *m, int *lo, int *hi)
+{
+	*lo = m->version > 0 ? m->version : m->floor > 0 ? m->floor : 0;
+	*hi = m->version > 0 ? m->version : m->ceiling > 0 ? m->ceiling : 9999;
+}
+
+/* The latest era whose kernels meet [@from, @until] (0: unbounded), or NULL. */
+static const char *era_within(int from, int until)
+{
+	const char *era = NULL;
+
+	for (size_t i = 0; i < sizeof(eras) / sizeof(eras[0]); i++)
+		if (eras[i].exact && eras[i].lo >= from && (!until || eras[i].lo <= until))
+			era = eras[i].era;
+	return era;
+}
+
+static void add_candidate(struct cgt_kmap *m, int bug, const char *era, enum cgt_detector det,
+			  int score, bool off_cpu)
 {
 	int i = m->ncandidates;
 
@@ -533,80 +636,171 @@ static void add_candidate(struct cgt_kmap *m, int bug, enum cgt_detector det, in
 		m->cand[i] = m->cand[i - 1];
 		i--;
 	}
-	m->cand[i] = (struct cgt_kmap_candidate){ .bug = bug, .off_cpu = off_cpu, .detector = det,
-						  .score = score };
+	m->cand[i] = (struct cgt_kmap_candidate){ .bug = bug, .era = era, .off_cpu = off_cpu,
+						  .detector = det, .score = score };
 	m->ncandidates++;
 }
 
-/*
- * The kind's detectors, most likely first: a lockup or stall in a walk is a livelock; one
- * whose first backtrace waits on a lock is that lock's hang or starvation, not a livelock.
- */
-static void detectors_of(const struct cgt_kmap *m, enum cgt_detector dets[3])
+static bool is_spinning(const char *lock, const char *era)
 {
-	int n = 0, live = -1;
-
-	for (int d = 0; d < 3; d++) {
-		dets[d] = kind_detectors[m->rec->kind][d];
-		if (dets[d] == CGT_DET_LIVELOCK)
-			live = d;
-	}
-	if (live < 0 || m->walk || !m->waits_for)
-		return;
-	for (int d = 0; d < 3; d++)
-		if (d != live && kind_detectors[m->rec->kind][d] != CGT_NR_DETECTORS)
-			dets[n++] = kind_detectors[m->rec->kind][d];
-	dets[n++] = CGT_DET_LIVELOCK;
-	while (n < 3)
-		dets[n++] = CGT_NR_DETECTORS;
+	/* the css_set lock sleeps as css_set_rwsem (3.15); every other modelled one's class is
+	 * its own */
+	if (!lock)
+		return false;
+	if (!strcmp(lock, "css_set_lock"))
+		return strcmp(era, "3.15") != 0;
+	return !strcmp(lock, "tasklist_lock") || !strcmp(lock, "siglock");
 }
 
+/* @fn once in the mechanism's functions */
+static void want_fn(struct cgt_kmap_mechanism *w, const char *fn)
+{
+	for (int i = 0; i < w->nfns; i++)
+		if (!strcmp(w->fns[i], fn))
+			return;
+	if (w->nfns < CGT_KMAP_WANTS)
+		w->fns[w->nfns++] = fn;
+}
+
+static void lacks(struct cgt_kmap_mechanism *w, const char *what)
+{
+	size_t o = strlen(w->lacks);
+
+	if (strstr(w->lacks, what))
+		return;
+	snprintf(w->lacks + o, sizeof(w->lacks) - o, "%s%s", o ? ", " : "", what);
+}
+
+/*
+ * What a failure must show to be the record's: the lock its first stack waits for and the
+ * side, the walk, the model functions of its stacks (the first stack's first), a lockdep
+ * cycle's locks; and what the record shows that the model has not: locks, and the first
+ * stack's own functions before the first the model runs.
+ */
+static void mechanism(struct cgt_kmap *m, const struct cgt_klog *log)
+{
+	struct cgt_kmap_mechanism *w = &m->want;
+	const struct cgt_klog_record *r = m->rec;
+	int unmodelled = 0;
+
+	memset(w, 0, sizeof(*w));
+	if (m->waits_for) {
+		w->lock = m->waits_for;
+		w->side = m->waits_side;
+		w->spinning = is_spinning(m->waits_for, m->era);
+	}
+	w->walk = m->walk;
+	/* a walk the log's own messages name (the OOM killer's), when no stack is in one */
+	for (int i = 0; i < log->nsaid && !w->walk; i++)
+		w->walk = find_fn(log->said[i]) ? find_fn(log->said[i])->walk : NULL;
+	for (int i = 0; i < m->nframes; i++)
+		if (m->frames[i].model && !m->frames[i].primitive &&
+		    strncmp(m->frames[i].model, "off the CPU", 11))
+			want_fn(w, m->frames[i].kernel);
+	for (int i = 0; i < log->nsaid; i++)
+		want_fn(w, log->said[i]);
+	for (int i = 0; i < m->nlocks; i++) {
+		if (!m->locks[i].model)
+			lacks(w, m->locks[i].kernel);
+		else if (r->kind == CGT_KLOG_LOCKDEP && strcmp(m->locks[i].model, "rcu") &&
+			 w->ncycle < CGT_KMAP_WANTS)
+			w->cycle[w->ncycle++] = m->locks[i].model;
+	}
+	/* the first stack's own work before the model's part: what it is doing that we are not */
+	for (int i = 0; i < m->nframes && r->frames[i].stack == r->frames[0].stack; i++) {
+		if (m->frames[i].model && !m->frames[i].primitive)
+			break;
+		if (!m->frames[i].model && !m->frames[i].skipped && unmodelled++ < 3)
+			lacks(w, m->frames[i].kernel);
+	}
+	w->same_check = r->kind == CGT_KLOG_BUG && (strstr(r->title, "kernel BUG") ||
+						    strstr(r->title, "BUG_ON"));
+	w->same_check |= r->kind == CGT_KLOG_WARNING;
+}
+
+/* Can @det show the record's mechanism, given what the record says it is? */
+static bool detector_fits(const struct cgt_kmap *m, enum cgt_detector det)
+{
+	const struct cgt_kmap_mechanism *w = &m->want;
+	bool lockup = m->rec->kind == CGT_KLOG_SOFT_LOCKUP || m->rec->kind == CGT_KLOG_HARD_LOCKUP;
+
+	switch (det) {
+	case CGT_DET_HANG:
+	case CGT_DET_STARVATION:
+		/* a lock's waiter: the record must say which lock; on a lockup, a spinning one */
+		if (!w->lock || (lockup && !w->spinning))
+			return false;
+		return det == CGT_DET_HANG || strcmp(w->lock, "rcu");
+	case CGT_DET_LIVELOCK:
+		return w->walk != NULL;
+	case CGT_DET_LOCK_ORDER:
+		/* the same cycle, and only one the model has every lock of */
+		for (int i = 0; i < m->nlocks; i++)
+			if (!m->locks[i].model)
+				return false;
+		return w->ncycle >= 2;
+	default:
+		return w->nfns > 0;
+	}
+}
+
+/*
+ * The searches: each catalogued bug whose own functions the record's stacks show and whose
+ * kernels include the record's, for a detector the record's kind allows; a holder off the
+ * CPU when a backtrace is in reclaim; then the era as it shipped, for each detector that fits.
+ */
 static void candidates(struct cgt_kmap *m, const struct cgt_klog *log)
 {
-	enum cgt_detector dets[3];
+	const enum cgt_detector *dets = kind_detectors[m->rec->kind];
+	int lo, hi;
 
-	detectors_of(m, dets);
+	kernel_range(m, &lo, &hi);
 	for (size_t s = 0; s < sizeof(signatures) / sizeof(signatures[0]); s++) {
+		const char *era = m->era;
 		enum cgt_bug bug;
-		int score = 0;
+		int score = 0, own = 0;
 		bool det_ok = false;
 
 		if (cgt_bug_parse(signatures[s].bug, &bug))
 			continue;
-		if (m->version > 0 && (m->version < signatures[s].from ||
-				       (signatures[s].until && m->version > signatures[s].until)))
+		if (hi < signatures[s].from || (signatures[s].until && lo > signatures[s].until))
 			continue;
+		if (m->era_from == CGT_ERA_GUESSED)
+			era = era_within(signatures[s].from, signatures[s].until);
 		for (int d = 0; d < 3; d++)
 			det_ok |= dets[d] == cgt_bug_catalogue[bug].detector;
-		if (!det_ok)
+		if (!era || !det_ok || !detector_fits(m, cgt_bug_catalogue[bug].detector))
 			continue;
 		/*
-		 * a function of the bug's counts for more than a lock it shares; a function that
-		 * had the bug only in the kernels the bug is dated to counts only in a record
-		 * that names its kernel (3.12's oom_kill_process walked while_each_thread itself)
+		 * its own functions on the stacks (one that had the bug only in the kernels the
+		 * bug is dated to counts only in a record that names its kernel: 3.12's
+		 * oom_kill_process walked while_each_thread itself); a lock it shares adds to them
 		 */
 		for (int k = 0; k < log->nrecords; k++)
 			for (int i = 0; i < log->rec[k].nframes; i++)
-				score += 4 * (listed(signatures[s].fns, log->rec[k].frames[i].fn) ||
-					      (m->version > 0 &&
-					       listed(signatures[s].dated, log->rec[k].frames[i].fn)));
+				own += listed(signatures[s].fns, log->rec[k].frames[i].fn) ||
+				       (m->version > 0 &&
+					listed(signatures[s].dated, log->rec[k].frames[i].fn));
 		for (int i = 0; i < log->nsaid; i++)
-			score += 4 * (listed(signatures[s].fns, log->said[i]) ||
-				      (m->version > 0 && listed(signatures[s].dated, log->said[i])));
+			own += listed(signatures[s].fns, log->said[i]) ||
+			       (m->version > 0 && listed(signatures[s].dated, log->said[i]));
+		if (!own)
+			continue;
+		score = 4 * own;
 		for (int i = 0; i < m->nlocks; i++)
 			score += m->locks[i].model && listed(signatures[s].locks, m->locks[i].model);
 		if (m->waits_for)
 			score += listed(signatures[s].locks, m->waits_for);
-		if (score)
-			add_candidate(m, bug, cgt_bug_catalogue[bug].detector, score, false);
+		add_candidate(m, bug, era, cgt_bug_catalogue[bug].detector, score, false);
 	}
 	/* a log that shows a task in reclaim or throttled: the same, a holder off the CPU */
 	for (int d = 0; d < 3 && dets[d] != CGT_NR_DETECTORS; d++)
-		if (m->off_cpu && dets[d] == CGT_DET_HANG)
-			add_candidate(m, -1, CGT_DET_HANG, 4, true);
-	/* the era as it shipped, its likeliest detector before bugs that share only locks */
+		if (m->off_cpu && dets[d] == CGT_DET_HANG && detector_fits(m, CGT_DET_HANG))
+			add_candidate(m, -1, m->era, CGT_DET_HANG, 4, true);
+	/* the era as it shipped, its likeliest detector first */
 	for (int d = 0; d < 3 && dets[d] != CGT_NR_DETECTORS; d++)
-		add_candidate(m, -1, dets[d], d ? 0 : 3, false);
+		if (detector_fits(m, dets[d]))
+			add_candidate(m, -1, m->era, dets[d], d ? 0 : 3, false);
 }
 
 int cgt_kmap_record(const struct cgt_klog *log, int index, struct cgt_kmap *m)
@@ -657,6 +851,11 @@ int cgt_kmap_record(const struct cgt_klog *log, int index, struct cgt_kmap *m)
 			m->off_cpu |= is_off_cpu(log->rec[k].frames[i].fn);
 	if (!useful)
 		return -1;
+	mechanism(m, log);
 	candidates(m, log);
-	return 0;
+	if (!m->ncandidates && !m->want.lacks[0])
+		snprintf(m->want.lacks, sizeof(m->want.lacks), "%s",
+			 m->want.lock || m->want.walk ? "a failure of that kind there" :
+			 "what its task waits for or walks in");
+	return m->ncandidates ? 0 : -2;
 }

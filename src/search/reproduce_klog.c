@@ -4,8 +4,11 @@
  * the record the model knows best mapped onto it (report/kmap.c) and printed as a table,
  * then a search per candidate (a catalogued bug the frames point at, or the era as it
  * shipped), free-running first (many threads, the clock: what a small schedule may not
- * reach), then controlled schedules, until the same detector fires on the same lock, walk or
- * function; the schedule found is replayed exactly and shrunk as for a report.json.
+ * reach), then controlled schedules. Each failure found is judged against the record's
+ * mechanism (report/kmap_judge.c): "reproduced" is the record's mechanism in its kernel;
+ * "reproduced in part" says what matched and what the model lacks; another failure is
+ * printed as such and never counted. The schedule kept is replayed exactly and shrunk as
+ * for a report.json.
  */
 #include <libgen.h>
 #include <stdio.h>
@@ -25,75 +28,31 @@
 /* on the model's locks: a kernel's report is of the kernel's code, not of our variants' */
 #define KLOG_SEARCH	"--swarm off --sched random --threads 8 --steps 5000 --locks model"
 
-/* What a found failure must show to be the kernel's: the lock waited for, or the walk. */
-struct klog_want {
-	char words[8][64];
-	int nwords;
-	bool any;			/* one of the words is enough */
+/* A search's judge: the record, and the best failure seen so far that is not the record's. */
+struct klog_judge {
+	const struct cgt_kmap *map;
+	struct cgt_kmap_judgement last;		/* of the failure just judged */
+	struct cgt_kmap_judgement other;	/* the first failure that was not the record's */
+	char other_path[600];
 };
 
+/* A failure is taken when it shows the record's mechanism, whole or in part. */
 static bool klog_match(const char *path, int detector, void *arg, char *got, size_t len)
 {
-	const struct klog_want *w = arg;
-	size_t n;
-	char *text = cgt_read_file("", path, &n);
-	int seen = 0;
+	struct klog_judge *j = arg;
+	char cols[128];
 
-	(void)detector;
-	for (int i = 0; text && i < w->nwords; i++)
-		seen += strstr(text, w->words[i]) != NULL;
-	free(text);
-	snprintf(got, len, "%d of its %d word(s) in the report", seen, w->nwords);
-	return w->any ? seen > 0 || !w->nwords : seen == w->nwords;
-}
-
-/* The first @n characters of @word, unless the list has them or is full. */
-static void want_word(struct klog_want *w, const char *word, size_t n)
-{
-	if (!n || n >= sizeof(w->words[0]) || w->nwords == 8)
-		return;
-	for (int i = 0; i < w->nwords; i++)
-		if (strlen(w->words[i]) == n && !strncmp(w->words[i], word, n))
-			return;
-	memcpy(w->words[w->nwords], word, n);
-	w->words[w->nwords++][n] = '\0';
-}
-
-/* The function a frame maps to ("css_task_iter_next (...)"), or 0 if it names none. */
-static size_t model_function(const char *model)
-{
-	size_t n = strspn(model, "abcdefghijklmnopqrstuvwxyz0123456789_");
-
-	return n && (model[n] == '\0' || model[n] == ' ') && memchr(model, '_', n) ? n : 0;
-}
-
-static void want_of(const struct cgt_kmap *m, const struct cgt_kmap_candidate *c,
-		    struct klog_want *w)
-{
-	memset(w, 0, sizeof(*w));
-	switch (c->detector) {
-	case CGT_DET_HANG:
-	case CGT_DET_STARVATION:
-		if (m->waits_for && strcmp(m->waits_for, "rcu"))
-			want_word(w, m->waits_for, strlen(m->waits_for));
-		break;
-	case CGT_DET_LIVELOCK:
-		if (m->walk)
-			want_word(w, m->walk, strlen(m->walk));
-		break;
-	case CGT_DET_TSAN:	/* a KCSAN report: the race's functions, kept in report.json */
-	case CGT_DET_ASAN:
-		/* the kernel's function, or the model's it maps to (css_task_iter_advance's) */
-		w->any = true;
-		for (int i = 0; i < m->nframes; i++)
-			if (m->frames[i].model && !m->frames[i].primitive) {
-				want_word(w, m->frames[i].kernel, strlen(m->frames[i].kernel));
-				want_word(w, m->frames[i].model, model_function(m->frames[i].model));
-			}
-		break;
-	default:
-		break;
+	if (cgt_kmap_judge(j->map, path, detector, &j->last)) {
+		snprintf(got, len, "its report cannot be read");
+		return false;
 	}
+	cgt_kmap_judgement_columns(&j->last, cols, sizeof(cols));
+	snprintf(got, len, "%s (%s)", j->last.got, cols);
+	if (j->last.grade == CGT_KMAP_OTHER && !j->other_path[0]) {
+		j->other = j->last;
+		snprintf(j->other_path, sizeof(j->other_path), "%s", path);
+	}
+	return j->last.grade != CGT_KMAP_OTHER;
 }
 
 /* The sanitizer build a candidate's detector needs, or NULL: any build shows it. */
@@ -112,7 +71,7 @@ static void print_map(const char *path, const struct cgt_klog *log, const struct
 	       "  %s: %s\n  kernel %s: --kernel %s (%s)\n", path, log->nrecords, log->lines,
 	       r->line, cgt_klog_kind_names[r->kind], r->title,
 	       r->version[0] ? r->version : log->version[0] ? log->version : "not named",
-	       m->era, m->era_why ? m->era_why : m->era_floor);
+	       m->era, m->era_why);
 	printf("  %-40s %s\n", "kernel", "model");
 	for (int i = 0; i < m->nframes; i++) {
 		const struct cgt_kmap_item *it = &m->frames[i];
@@ -132,17 +91,27 @@ static void print_map(const char *path, const struct cgt_klog *log, const struct
 	if (m->waits_for)
 		printf("; waits for %s (%s)", m->waits_for, m->waits_side == 'r' ? "read" :
 		       "write");
-	if (m->walk)
-		printf("; walks in %s", m->walk);
+	if (m->want.walk)
+		printf("; walks in %s", m->want.walk);
 	printf("\n");
+	if (m->want.ncycle) {
+		printf("  lockdep cycle in the model:");
+		for (int i = 0; i < m->want.ncycle; i++)
+			printf("%s %s", i ? "," : "", m->want.cycle[i]);
+		printf("\n");
+	}
+	if (m->want.lacks[0])
+		printf("  not modelled: %s\n", m->want.lacks);
 }
 
 static void print_candidates(const struct cgt_kmap *m)
 {
 	printf("  searches, in order:");
 	for (int i = 0; i < m->ncandidates; i++)
-		printf("%s %s (%s)", i ? "," : "", cgt_kmap_candidate_name(&m->cand[i]),
-		       cgt_detector_names[m->cand[i].detector]);
+		printf("%s %s (%s%s%s)", i ? "," : "", cgt_kmap_candidate_name(&m->cand[i]),
+		       cgt_detector_names[m->cand[i].detector],
+		       strcmp(m->cand[i].era, m->era) ? ", in " : "",
+		       strcmp(m->cand[i].era, m->era) ? m->cand[i].era : "");
 	printf("\n");
 }
 
@@ -163,12 +132,12 @@ static int candidate_config(const struct cgt_kmap *m, const struct cgt_kmap_cand
 	if (c->off_cpu)
 		snprintf(off, sizeof(off), " --off-cpu %g", free_s > 0 ? free_s : 600);
 	if (c->bug >= 0)
-		snprintf(words, len, "reproduce --kernel %s --bug %s %s --out %s", m->era,
+		snprintf(words, len, "reproduce --kernel %s --bug %s %s --out %s", c->era,
 			 cgt_bug_catalogue[c->bug].name, free_s > 0 ?
 			 cgt_bug_catalogue[c->bug].options : cgt_bug_catalogue[c->bug].explore, out);
 	else
 		snprintf(words, len, "reproduce --kernel %s%s --mix fork=35,exec=%d,exit=20,"
-			 "migrate=%d,observe=%d%s --out %s", m->era,
+			 "migrate=%d,observe=%d%s --out %s", c->era,
 			 free_s > 0 ? "" : " " KLOG_SEARCH, m->mix[1] ? 10 : 2, m->mix[3] ? 30 : 10,
 			 m->mix[4] ? 45 : 33, off, out);
 	if (free_s > 0)
@@ -207,33 +176,138 @@ static void run_in_build(const char *build, const struct cgt_reproduce_opts *o)
 	}
 }
 
+/* The next item of comma-separated @list at *@p into @buf: 1, 0 at the end, -1 if empty. */
+static int list_item(const char **p, char *buf, size_t len)
+{
+	size_t n;
+
+	if (!**p)
+		return 0;
+	n = strcspn(*p, ",");
+	snprintf(buf, len, "%.*s", (int)n, *p);
+	*p += n + ((*p)[n] == ',');
+	buf[strcspn(buf, "+ (")] = '\0';
+	return buf[0] ? 1 : -1;
+}
+
+/*
+ * A record handed in by hand for a write-up that holds none: --functions as its one stack,
+ * innermost first, of --kind, on --version, naming --locks. 0, or -1 with a reason.
+ */
+static int hand_record(const struct cgt_reproduce_opts *o, struct cgt_klog *log, char *err,
+		       size_t len)
+{
+	struct cgt_klog_record *r = &log->rec[0];
+	const char *p;
+	char item[CGT_KLOG_NAME];
+	int k, got;
+
+	memset(log, 0, sizeof(*log));
+	for (k = 0; k < CGT_NR_KLOG_KINDS && strcmp(cgt_klog_kind_names[k], o->kind); k++)
+		;
+	if (k == CGT_NR_KLOG_KINDS) {
+		snprintf(err, len, "--kind: '%s' is no kind of record (hung-task, soft-lockup, "
+			 "hard-lockup, rcu-stall, kasan, kcsan, lockdep, sleep-in-atomic, bug-oops, "
+			 "warning, suspicious-rcu, backtrace)", o->kind);
+		return -1;
+	}
+	if (o->version[0] && cgt_klog_version(o->version) < 0) {
+		snprintf(err, len, "--version: '%s' names no kernel (5.15, 4.4.1, ...)", o->version);
+		return -1;
+	}
+	r->kind = k;
+	snprintf(r->version, sizeof(r->version), "%s", o->version);
+	for (p = o->functions; (got = list_item(&p, item, sizeof(item))) != 0;) {
+		if (got < 0 || r->nframes == CGT_KLOG_FRAMES) {
+			snprintf(err, len, "--functions: %s", got < 0 ? "an empty item" : "too many");
+			return -1;
+		}
+		snprintf(r->frames[r->nframes++].fn, CGT_KLOG_NAME, "%s", item);
+	}
+	for (p = o->locks; (got = list_item(&p, item, sizeof(item))) != 0;) {
+		if (got < 0 || r->nlocks == CGT_KLOG_LOCKS) {
+			snprintf(err, len, "--locks: %s", got < 0 ? "an empty item" : "too many");
+			return -1;
+		}
+		snprintf(r->locks[r->nlocks++], CGT_KLOG_NAME, "%s", item);
+	}
+	r->nstacks = 1;
+	snprintf(r->title, sizeof(r->title), "handed in: %s in %s", o->kind, r->frames[0].fn);
+	log->nrecords = 1;
+	return 0;
+}
+
+/*
+ * A file with no kernel record in it: if it names kernel functions the model knows (a
+ * changelog, a mail's analysis), say which and how to hand them in; else @err as it is.
+ */
+static void refuse_writeup(const char *path, const char *err)
+{
+	FILE *f = strcmp(path, "-") ? fopen(path, "r") : NULL;
+	char word[CGT_KLOG_NAME], names[256] = "", list[256] = "";
+	size_t n = 0, found = 0;
+	int c;
+
+	while (f && found < 6 && (c = getc(f)) != EOF) {
+		if (n < sizeof(word) - 1 && (c == '_' || (c >= 'a' && c <= 'z') ||
+					     (n && c >= '0' && c <= '9'))) {
+			word[n++] = (char)c;
+			continue;
+		}
+		word[n] = '\0';
+		if (n && cgt_kmap_model_of(word) && !strstr(list, word)) {
+			size_t o = strlen(names);
+
+			snprintf(names + o, sizeof(names) - o, "%s%s", found ? ", " : "", word);
+			o = strlen(list);
+			snprintf(list + o, sizeof(list) - o, "%s%s", found ? "," : "", word);
+			found++;
+		}
+		n = 0;
+	}
+	if (f)
+		fclose(f);
+	if (!found)
+		fprintf(stderr, "cgtorture: %s: %s\n", path, err);
+	else
+		fprintf(stderr, "cgtorture: %s: a write-up, not a log: it names %s but holds no "
+			"kernel record; hand them in as one, innermost first: cgtorture reproduce %s "
+			"--functions %s --kind hung-task (or soft-lockup, rcu-stall, kasan, lockdep, "
+			"...) [--version X.Y]\n", path, names, path, list);
+}
+
 /* The kernel's record goes into the found report.json, and its page shows it. */
 static void keep_source(const char *found, const char *path, const struct cgt_kmap *m,
-			const struct cgt_kmap_candidate *c)
+			const struct cgt_kmap_candidate *c, const struct cgt_kmap_judgement *j)
 {
 	char why[300], *dir = strdup(found), *slash = dir ? strrchr(dir, '/') : NULL;
 
-	if (!slash || cgt_kmap_write_source(found, path, m, c, why, sizeof(why)) ||
+	if (!slash || cgt_kmap_write_source(found, path, m, c, j, why, sizeof(why)) ||
 	    (*slash = '\0', cgt_page_write(dir, slash + 1, why, sizeof(why))))
 		printf("reproduce: the report keeps no source: %s\n", slash ? why : "no memory");
 	free(dir);
 }
 
-/* The record whose frames and locks the model knows most of. */
+/*
+ * The record whose frames and locks the model knows most of, among those it can search for
+ * (then among those whose mechanism it lacks: -2): its index, or -1 if nothing is modelled.
+ */
 static int best_record(const struct cgt_klog *log, struct cgt_kmap *best)
 {
 	struct cgt_kmap *m = malloc(sizeof(*m));
-	int found = -1, top = -1;
+	int found = -1, top = -1, ret;
 
 	for (int i = 0; m && i < log->nrecords; i++) {
 		int score;
 
-		if (cgt_kmap_record(log, i, m))
+		ret = cgt_kmap_record(log, i, m);
+		if (ret == -1)
 			continue;
-		score = m->nmapped + m->nlocks;
+		/* a record with searches before one without, then the one known best */
+		score = (ret ? 0 : 10000) + m->nmapped + m->nlocks;
 		if (score > top) {
 			top = score;
-			found = i;
+			found = ret ? -2 : i;
 			*best = *m;
 		}
 	}
@@ -260,71 +334,172 @@ static void not_modelled(const char *path, const struct cgt_klog *log)
 		cgt_klog_kind_names[r->kind], r->title, r->nframes ? names : "no backtrace");
 }
 
+/* What a search found: the failure it keeps, how it was judged, and if it replays. */
+struct klog_found {
+	enum cgt_kmap_grade grade;
+	bool exact;			/* a controlled schedule: it replays decision by decision */
+	const struct cgt_kmap_candidate *c;
+	struct cgt_kmap_judgement j;
+	char path[600];
+};
+
+/* "waits for cgroup_threadgroup_rwsem (write)": the mechanism a search looks for, for people */
+static void mechanism_words(const struct cgt_kmap *m, enum cgt_detector det, char *buf,
+			    size_t len)
+{
+	const struct cgt_kmap_mechanism *w = &m->want;
+
+	if ((det == CGT_DET_HANG || det == CGT_DET_STARVATION) && w->lock)
+		snprintf(buf, len, "a wait for %s (%s)", w->lock, w->side == 'r' ? "read" : "write");
+	else if (det == CGT_DET_LIVELOCK && w->walk)
+		snprintf(buf, len, "a walk in %s that does not end", w->walk);
+	else if (det == CGT_DET_LOCK_ORDER && w->ncycle >= 2)
+		snprintf(buf, len, "the cycle %s, %s%s", w->cycle[0], w->cycle[1],
+			 w->ncycle > 2 ? ", ..." : "");
+	else if (w->nfns)
+		snprintf(buf, len, "%s in %s%s", cgt_detector_names[det], w->fns[0],
+			 w->nfns > 1 ? " (or its callers)" : "");
+	else
+		snprintf(buf, len, "%s", cgt_detector_names[det]);
+}
+
 /*
  * Candidate @c searched: free-running for @o->free_s, then controlled for @runs schedules
- * (all @left once free-running found it: it is this candidate's). 0 and @found if a
- * controlled schedule fired so, 1 and @free_found if only a free-running run did, else -1.
+ * (all @left once free-running found it: it is this candidate's). The failure kept (a
+ * controlled one before a free-running one) goes to @f; @judge keeps the first that was
+ * another failure.
  */
-static int search(const struct cgt_reproduce_opts *o, const struct cgt_kmap *map,
-		  const struct cgt_kmap_candidate *c, const char *out, long left, long *runs,
-		  char *found, char *free_found, size_t len)
+static void search(const struct cgt_reproduce_opts *o, const struct cgt_kmap *map,
+		   const struct cgt_kmap_candidate *c, const char *out, long left, long *runs,
+		   struct klog_judge *judge, struct klog_found *f)
 {
 	struct cgt_run_config cfg = { 0 };
-	struct klog_want want;
-	char words[1024], what[300];
+	char words[1024], what[300], mech[160], path[600];
 	int r = CGT_EXIT_FAIL;
 
-	want_of(map, c, &want);
-	snprintf(what, sizeof(what), "%s %s%s, %s%s%s", c->bug >= 0 ? "catalogued bug" :
-		 "kernel", c->bug >= 0 ? cgt_bug_catalogue[c->bug].name : map->era,
-		 c->off_cpu ? " with a holder off the CPU" : "",
-		 want.nwords ? (want.any ? "naming one of: " : "naming: ") : "any kind",
-		 want.nwords ? want.words[0] : "", want.nwords > 1 ? ", ..." : "");
-	free_found[0] = '\0';
+	mechanism_words(map, c->detector, mech, sizeof(mech));
+	snprintf(what, sizeof(what), "%s %s%s in %s, the record's: %s", c->bug >= 0 ?
+		 "catalogued bug" : "kernel", c->bug >= 0 ? cgt_bug_catalogue[c->bug].name :
+		 "as it shipped", c->off_cpu ? " with a holder off the CPU" : "", c->era, mech);
+	f->grade = CGT_KMAP_OTHER;
+	f->c = c;
 	if (o->free_s > 0 && !candidate_config(map, c, o->free_s, out, &cfg, words, sizeof(words)))
-		r = cgt_reproduce_free(&cfg, c->detector, what, klog_match, &want, free_found,
-				       len);
+		r = cgt_reproduce_free(&cfg, c->detector, what, klog_match, judge, path,
+				       sizeof(path));
 	cgt_run_render_free(&cfg);
 	memset(&cfg, 0, sizeof(cfg));
-	if (r == CGT_EXIT_PASS)
+	if (r == CGT_EXIT_PASS) {
 		*runs = left;
-	if (candidate_config(map, c, 0, out, &cfg, words, sizeof(words))) {
-		cgt_run_render_free(&cfg);
-		return free_found[0] ? 1 : -1;
+		f->grade = judge->last.grade;
+		f->j = judge->last;
+		snprintf(f->path, sizeof(f->path), "%s", path);
 	}
-	r = cgt_reproduce(&cfg, c->detector, what, klog_match, &want, *runs, found, len);
+	if (cgt_run_interrupted() || candidate_config(map, c, 0, out, &cfg, words, sizeof(words))) {
+		cgt_run_render_free(&cfg);
+		return;
+	}
+	r = cgt_reproduce(&cfg, c->detector, what, klog_match, judge, *runs, path, sizeof(path));
 	cgt_run_render_free(&cfg);
-	return !r ? 0 : free_found[0] ? 1 : -1;
+	/* an exact schedule of the same grade replaces a free-running failure */
+	if (!r && judge->last.grade >= f->grade) {
+		f->grade = judge->last.grade;
+		f->j = judge->last;
+		f->exact = true;
+		snprintf(f->path, sizeof(f->path), "%s", path);
+	}
+}
+
+/* The folder of a report.json's path, for its page. */
+static int dir_len(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return slash ? (int)(slash - path) : 0;
+}
+
+/*
+ * The verdict on what was found: reproduced or in part (its columns, what the model lacks,
+ * the exact replay), else another failure (its page, never counted as the record's).
+ */
+static int verdict(const struct cgt_reproduce_opts *o, const char *path,
+		   const struct cgt_kmap *m, const struct klog_found *f,
+		   const struct klog_judge *judge, long tried)
+{
+	char cols[128];
+	int ret;
+
+	if (f->grade == CGT_KMAP_OTHER) {
+		if (!judge->other_path[0])
+			return -1;
+		cgt_kmap_judgement_columns(&judge->other, cols, sizeof(cols));
+		printf("reproduce: another failure found, not the record's: %s (%s; it lacks %s)\n"
+		       "reproduce: its page: %.*s/report.html\n", judge->other.got, cols,
+		       judge->other.lacks, dir_len(judge->other_path), judge->other_path);
+		return CGT_EXIT_FAIL;
+	}
+	cgt_kmap_judgement_columns(&f->j, cols, sizeof(cols));
+	printf("reproduce: %s%s: %s %s as %s\n", f->grade == CGT_KMAP_REPRODUCED ? "reproduced" :
+	       "reproduced in part", f->exact ? "" : " free-running only",
+	       cgt_klog_kind_names[m->rec->kind], m->rec->title, cgt_kmap_candidate_name(f->c));
+	printf("reproduce: matched: %s\n", cols);
+	if (f->grade == CGT_KMAP_IN_PART)
+		printf("reproduce: the model lacks: %s\n", f->j.lacks);
+	keep_source(f->path, path, m, f->c, &f->j);
+	if (f->exact) {
+		ret = cgt_reproduce_exact(f->path, o->shrink);
+	} else {
+		printf("reproduce: no controlled schedule of %ld replays it exactly (more: "
+		       "cgtorture reproduce %s --runs N)\nreproduce: the page: %.*s/report.html\n",
+		       tried, path, dir_len(f->path), f->path);
+		ret = CGT_EXIT_PASS;
+	}
+	return ret ? ret : f->grade == CGT_KMAP_REPRODUCED ? CGT_EXIT_PASS : CGT_EXIT_FAIL;
 }
 
 int cgt_reproduce_klog(const struct cgt_reproduce_opts *o)
 {
 	struct cgt_klog *log = malloc(sizeof(*log));
 	struct cgt_kmap *map = malloc(sizeof(*map));
+	struct klog_judge judge = { 0 };
+	struct klog_found best = { .grade = CGT_KMAP_OTHER }, f;
 	const char *path = o->report;
-	FILE *f = strcmp(path, "-") ? fopen(path, "r") : stdin;
-	char err[300], found[600], free_found[600], *base, *copy = strdup(path), *out = NULL;
+	FILE *in = strcmp(path, "-") ? fopen(path, "r") : stdin;
+	char err[300], *base, *copy = strdup(path), *out = NULL;
 	const char *build;
 	long per, tried = 0, runs = o->map ? 0 : o->runs;
-	int ret = CGT_EXIT_USAGE, searched = 0;
+	int ret = CGT_EXIT_USAGE, searched = 0, mapped;
 
-	if (!f) {
+	if (!in) {
 		fprintf(stderr, "cgtorture: %s: cannot open it\n", path);
 		goto out;
 	}
-	if (!log || !map || !copy || cgt_klog_read(f, log, cgt_kmap_said, err, sizeof(err))) {
-		fprintf(stderr, "cgtorture: %s: %s\n", path, log && map && copy ? err :
-			"out of memory");
+	if (!log || !map || !copy) {
+		fprintf(stderr, "cgtorture: %s: out of memory\n", path);
 		goto out;
 	}
-	if (best_record(log, map) < 0) {
+	if (o->functions[0] ? hand_record(o, log, err, sizeof(err)) :
+	    cgt_klog_read(in, log, cgt_kmap_said, err, sizeof(err))) {
+		if (o->functions[0] || log->nrecords || !log->lines)
+			fprintf(stderr, "cgtorture: %s: %s\n", path, err);
+		else
+			refuse_writeup(path, err);
+		goto out;
+	}
+	mapped = best_record(log, map);
+	if (mapped == -1) {
 		not_modelled(path, log);
+		goto out;
+	}
+	judge.map = map;
+	print_map(path, log, map);
+	if (mapped == -2) {
+		printf("reproduce: not modelled: the record's mechanism needs %s\n",
+		       map->want.lacks);
 		goto out;
 	}
 	build = needed_build(&map->cand[0]);
 	if (runs && build && strcmp(build, cgt_build_name()) && strcmp(path, "-"))
 		run_in_build(build, o);
-	print_map(path, log, map);
 	print_candidates(map);
 	if (!runs) {
 		ret = CGT_EXIT_PASS;
@@ -342,7 +517,6 @@ int cgt_reproduce_klog(const struct cgt_reproduce_opts *o)
 	}
 	for (int i = 0; i < map->ncandidates && tried < runs && !cgt_run_interrupted(); i++) {
 		const struct cgt_kmap_candidate *c = &map->cand[i];
-		int r;
 
 		build = needed_build(c);
 		if (build && strcmp(build, cgt_build_name())) {
@@ -356,25 +530,24 @@ int cgt_reproduce_klog(const struct cgt_reproduce_opts *o)
 		if (per < 10)
 			per = runs - tried < 10 ? runs - tried : 10;
 		searched++;
-		r = search(o, map, c, out, runs - tried, &per, found, free_found, sizeof(found));
+		search(o, map, c, out, runs - tried, &per, &judge, &f);
 		tried += per;
-		if (r < 0)
-			continue;
-		printf("reproduce: reproduced%s: %s %s as %s\n", r ? " free-running only" : "",
-		       cgt_klog_kind_names[map->rec->kind], map->rec->title,
-		       cgt_kmap_candidate_name(c));
-		keep_source(r ? free_found : found, path, map, c);
-		if (!r) {
-			ret = cgt_reproduce_exact(found, o->shrink);
-		} else {
-			printf("reproduce: no controlled schedule of %ld replays it exactly (more: "
-			       "cgtorture reproduce %s --runs N)\nreproduce: the page: "
-			       "%.*s/report.html\n", per, free_found,
-			       (int)(strrchr(free_found, '/') - free_found), free_found);
-			ret = CGT_EXIT_PASS;
-		}
+		if (f.grade > best.grade || (f.grade == best.grade && f.exact && !best.exact))
+			best = f;
+		if (best.grade == CGT_KMAP_REPRODUCED)
+			break;
+	}
+	if (cgt_run_interrupted()) {
+		printf("reproduce: interrupted after %ld of %ld schedule(s), %d search(es): "
+		       "what follows is what was found so far\n", tried, runs, searched);
+		if (verdict(o, path, map, &best, &judge, tried) < 0)
+			printf("reproduce: nothing found before the interruption\n");
+		ret = 128 + cgt_run_interrupted();
 		goto out;
 	}
+	ret = verdict(o, path, map, &best, &judge, tried);
+	if (ret >= 0)
+		goto out;
 	if (!searched)
 		fprintf(stderr, "cgtorture: %s: no search can run in the %s build (see above)\n",
 			path, cgt_build_name());
@@ -384,8 +557,8 @@ int cgt_reproduce_klog(const struct cgt_reproduce_opts *o)
 		       o->free_s > 0 ? " and a free-running run each" : "");
 	ret = searched ? CGT_EXIT_MISSED : CGT_EXIT_USAGE;
 out:
-	if (f && f != stdin)
-		fclose(f);
+	if (in && in != stdin)
+		fclose(in);
 	free(log);
 	free(map);
 	free(copy);

@@ -85,6 +85,11 @@ struct cgt_reproduce_opts {
 	double free_s;			/* a kernel log: free-running seconds per search */
 	const char *out;
 	bool map;			/* a kernel log: map it, search nothing */
+	/* a record handed in by hand, for a write-up with none: its frames, innermost first */
+	const char *functions;
+	const char *kind;		/* its kind: hung-task, soft-lockup, ... */
+	const char *version;		/* its kernel, if known */
+	const char *locks;		/* a lockdep record's locks */
 };
 /* Used when a report puts back no single catalogued bug: small, and switching often. */
 #define REPRODUCE_DEFAULT	"--sched random --threads 8 --steps 5000"
