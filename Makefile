@@ -1,6 +1,7 @@
 # cgtorture -- GNU Make. Three builds, each in its own folder:
 #   build/plain (gcc -O2), build/tsan (clang, ThreadSanitizer), build/asan (clang, ASan+UBSan).
-# Targets: all (./cgtorture), tsan, asan, test, stress, bench, fuzz, mutants, clean.
+# Targets: all (./cgtorture), tsan, asan, check (the fast tier), test, stress, bench, fuzz,
+# mutants, clean.
 
 BUILDS   := plain tsan asan
 CC_plain := gcc
@@ -42,7 +43,7 @@ export UBSAN_OPTIONS ?= print_stacktrace=1 halt_on_error=1
 # tsan-suppressions as a C string, linked into the TSan build
 EXTRA_OBJS_tsan := build/tsan/gen/tsan_suppressions.o
 
-.PHONY: all plain tsan asan test unit stress bench bench-detect bench-sched clean deps check-layers \
+.PHONY: all plain tsan asan check test unit stress bench bench-detect bench-sched clean deps check-layers \
 	kernel-check
 all: cgtorture
 
@@ -113,21 +114,35 @@ build/plain/kernel/model_check: tests/kernel/model_check.c tests/kernel/row.h bu
 kernel-check: build/plain/kernel/kcheck build/plain/kernel/model_check
 	tests/kernel/check.sh build/plain/kernel
 
-test: unit build/plain/cgtorture build/tsan/cgtorture build/asan/cgtorture kernel-check
-	tests/e2e/layers.sh build/plain $(LAYERS)
-	tests/mutants/applies
-	tests/e2e/cli.sh build/plain/cgtorture
-	tests/e2e/variants.sh build/plain/cgtorture build/tsan/cgtorture
-	tests/e2e/eras.sh build/plain/cgtorture build/tsan/cgtorture
-	tests/e2e/bugs.sh build
-	tests/e2e/reports.sh build
-	tests/e2e/crash.sh build
-	tests/e2e/sched.sh build
-	tests/e2e/seeing.sh build
-	tests/e2e/compare.sh build/plain/cgtorture
-	python3 tests/tools/test_nightly_plan.py
-	tests/e2e/nightly.sh build
-	RUNS=10 DURATION=2 SCHEDULES=100 SOAK_BIG=0 tests/e2e/soak build $$(mktemp -d)
+# The fast tier, first in .ci/run (a few minutes on 2 cores): the plain and ASan builds, the
+# unit tests, the layers, the command line, the mutants' patches still applying, and every
+# real report's mapping (searching nothing). make test runs it again among its steps.
+CHECK_STEPS = \
+	unit		'$(MAKE) --no-print-directory unit' \
+	layers		'tests/e2e/layers.sh build/plain $(LAYERS)' \
+	mutants-apply	'tests/mutants/applies' \
+	cli		'tests/e2e/cli.sh build/plain/cgtorture' \
+	report-maps	'MAP_ONLY=1 tests/e2e/reports.sh build'
+
+check: $(UNIT_TESTS) build/plain/cgtorture build/asan/cgtorture
+	@scripts/steps check $(CHECK_STEPS)
+
+# Every step runs, a failing one too; a table of each step's status and time comes last.
+test: $(UNIT_TESTS) build/plain/cgtorture build/tsan/cgtorture build/asan/cgtorture \
+      build/plain/kernel/kcheck build/plain/kernel/model_check
+	@scripts/steps test $(CHECK_STEPS) \
+	kernel-check	'tests/kernel/check.sh build/plain/kernel' \
+	variants	'tests/e2e/variants.sh build/plain/cgtorture build/tsan/cgtorture' \
+	eras		'tests/e2e/eras.sh build/plain/cgtorture build/tsan/cgtorture' \
+	bugs		'tests/e2e/bugs.sh build' \
+	reports		'tests/e2e/reports.sh build' \
+	crash		'tests/e2e/crash.sh build' \
+	sched		'tests/e2e/sched.sh build' \
+	seeing		'tests/e2e/seeing.sh build' \
+	compare		'tests/e2e/compare.sh build/plain/cgtorture' \
+	nightly-plan	'python3 tests/tools/test_nightly_plan.py' \
+	nightly		'tests/e2e/nightly.sh build' \
+	soak		'RUNS=10 DURATION=2 SCHEDULES=100 SOAK_BIG=0 tests/e2e/soak build $$(mktemp -d)'
 
 stress: cgtorture
 	./cgtorture run
