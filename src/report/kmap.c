@@ -126,6 +126,9 @@ static const struct kfn {
 	{ "put_css_set_locked", MIGRATE, "put_css_set", NULL, NULL },
 	{ "proc_task_readdir", OBSERVE, "proc_task_readdir", NULL, NULL },
 	{ "next_tid", OBSERVE, "proc_task_readdir (next_tid)", NULL, NULL },
+	/* 2.6's /proc/PID/task listing: next_thread under read_lock(&tasklist_lock) */
+	{ "get_tid_list", OBSERVE, "proc_task_readdir (first_tid, next_tid)", NULL, NULL },
+	{ "next_thread", OBSERVE, "next_thread", NULL, NULL },
 	{ "first_tid", OBSERVE, "proc_task_readdir (first_tid)", NULL, NULL },
 	{ "proc_cgroup_show", OBSERVE, "proc_cgroup_show", "cgroup_mutex,css_set_lock", NULL },
 	{ "task_cgroup_path", OBSERVE, "proc_cgroup_show", "css_set_lock", NULL },
@@ -262,7 +265,7 @@ static const char *const skipped[] = {
 	"asm_exc_page_fault", "exc_page_fault", "panic", "nmi_panic", "watchdog_overflow_callback",
 	"__perf_event_overflow", "perf_event_nmi_handler", "nmi_handle", "default_do_nmi",
 	"do_nmi", "end_repeat_nmi", "nmi", "do_syscall_x64", "__x64_sys_call",
-	"__asan_report_load1_noabort", "__asan_report_load4_noabort",
+	"lockdep_rcu_dereference", "lockdep_rcu_suspicious", "__asan_report_load1_noabort", "__asan_report_load4_noabort",
 	"__asan_report_load8_noabort", "__asan_report_store8_noabort", "kasan_check_range",
 };
 
@@ -803,6 +806,40 @@ static void candidates(struct cgt_kmap *m, const struct cgt_klog *log)
 			add_candidate(m, -1, m->era, dets[d], d ? 0 : 3, false);
 }
 
+/*
+ * A record of a check that fired (BUG, WARNING, KASAN, KCSAN, a suspicious RCU use, a sleep
+ * in atomic context) in a function the model has not is not the model's to show, whatever
+ * its callers are: its mechanism is that function's. Say so in @m's lacks.
+ */
+static bool fired_unmodelled(struct cgt_kmap *m)
+{
+	const struct cgt_klog_record *r = m->rec;
+	char what[CGT_KLOG_NAME + 40];
+	int counts[CGT_KLOG_FRAMES] = { 0 }, stack = 0;
+
+	if (r->kind != CGT_KLOG_BUG && r->kind != CGT_KLOG_WARNING && r->kind != CGT_KLOG_KASAN &&
+	    r->kind != CGT_KLOG_KCSAN && r->kind != CGT_KLOG_RCU_USAGE &&
+	    r->kind != CGT_KLOG_SLEEP_ATOMIC)
+		return false;
+	/* the check's stack is the longest: the others are lockdep's held locks, say */
+	for (int i = 0; i < m->nframes; i++)
+		if (r->frames[i].stack < CGT_KLOG_FRAMES &&
+		    ++counts[r->frames[i].stack] > counts[stack])
+			stack = r->frames[i].stack;
+	for (int i = 0; i < m->nframes; i++) {
+		if (r->frames[i].stack != stack || m->frames[i].skipped || m->frames[i].primitive)
+			continue;
+		if (m->frames[i].model)
+			return false;
+		snprintf(what, sizeof(what), "%s, where the record's check fired", r->frames[i].fn);
+		m->want.lacks[0] = '\0';
+		lacks(&m->want, what);
+		m->ncandidates = 0;
+		return true;
+	}
+	return false;
+}
+
 int cgt_kmap_record(const struct cgt_klog *log, int index, struct cgt_kmap *m)
 {
 	const struct cgt_klog_record *rec = &log->rec[index];
@@ -853,6 +890,8 @@ int cgt_kmap_record(const struct cgt_klog *log, int index, struct cgt_kmap *m)
 		return -1;
 	mechanism(m, log);
 	candidates(m, log);
+	if (fired_unmodelled(m))
+		return -2;
 	if (!m->ncandidates && !m->want.lacks[0])
 		snprintf(m->want.lacks, sizeof(m->want.lacks), "%s",
 			 m->want.lock || m->want.walk ? "a failure of that kind there" :

@@ -291,6 +291,8 @@ static void keep_source(const char *found, const char *path, const struct cgt_km
 /*
  * The record whose frames and locks the model knows most of, among those it can search for
  * (then among those whose mechanism it lacks: -2): its index, or -1 if nothing is modelled.
+ * An oops (a BUG, a bad access, KASAN) in code the model has not, before the others, is
+ * their cause: the log is that oops's (-2), whatever lockups follow it.
  */
 static int best_record(const struct cgt_klog *log, struct cgt_kmap *best)
 {
@@ -298,11 +300,17 @@ static int best_record(const struct cgt_klog *log, struct cgt_kmap *best)
 	int found = -1, top = -1, ret;
 
 	for (int i = 0; m && i < log->nrecords; i++) {
+		bool oops = log->rec[i].kind == CGT_KLOG_BUG || log->rec[i].kind == CGT_KLOG_KASAN;
 		int score;
 
 		ret = cgt_kmap_record(log, i, m);
 		if (ret == -1)
 			continue;
+		if (ret == -2 && oops && found < 0 && top < 0) {
+			*best = *m;
+			found = -2;
+			break;
+		}
 		/* a record with searches before one without, then the one known best */
 		score = (ret ? 0 : 10000) + m->nmapped + m->nlocks;
 		if (score > top) {

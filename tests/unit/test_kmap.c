@@ -267,3 +267,20 @@ Test(kmap_judge, a_bug_check_shown_as_a_memory_error_and_a_guessed_era_are_in_pa
 	cr_expect_eq(j.grade, CGT_KMAP_IN_PART);
 	cr_expect(strstr(j.lacks, "own check"), "%s", j.lacks);
 }
+
+Test(kmap_candidates, a_check_that_fired_in_code_the_model_lacks_is_not_modelled)
+{
+	struct cgt_kmap m;
+
+	/* its callers are the model's fork, but the fault is in CLONE_INTO_CGROUP's check */
+	cr_assert_eq(map("general protection fault, probably for non-canonical address "
+			 "0xdffffc0000000012: 0000 [#1] PREEMPT SMP KASAN\n"
+			 "CPU: 0 PID: 3 Comm: x Not tainted 6.0.0-syzkaller #0\n"
+			 "RIP: 0010:kernfs_get_inode+0x20/0x100\n"
+			 "Call Trace:\n"
+			 " cgroup_may_write+0x40/0x100\n"
+			 " cgroup_can_fork+0x100/0x200\n"
+			 " copy_process+0x1000/0x2000\n", &m), -2);
+	cr_expect(strstr(m.want.lacks, "kernfs_get_inode, where the record's check fired"), "%s",
+		  m.want.lacks);
+}
