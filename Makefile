@@ -140,6 +140,7 @@ test: $(UNIT_TESTS) build/plain/cgtorture build/tsan/cgtorture build/asan/cgtort
 	sched		'tests/e2e/sched.sh build' \
 	seeing		'tests/e2e/seeing.sh build' \
 	compare		'tests/e2e/compare.sh build/plain/cgtorture' \
+	docs		'tests/e2e/docs.sh build' \
 	nightly-plan	'python3 tests/tools/test_nightly_plan.py' \
 	nightly		'tests/e2e/nightly.sh build' \
 	soak		'RUNS=10 DURATION=2 SCHEDULES=100 SOAK_BIG=0 tests/e2e/soak build $$(mktemp -d)'
