@@ -203,6 +203,8 @@ int cgt_check_invariants(char *why, size_t len)
 	}
 	if (!ret)
 		ret = check_cgroup_links(why, len);
+	if (!ret)
+		ret = cgt_pid_check(why, len);
 	if (!ret && c.tasks_on_csets != live_tasks) {
 		snprintf(why, len, "%ld live tasks but %ld on css_sets", live_tasks, c.tasks_on_csets);
 		ret = -1;

@@ -401,6 +401,8 @@ void cgt_vviolation(enum cgt_detector det, const char *fmt, va_list ap)
 /* 0, or -1 with the first broken invariant in @why: the model must be held still. */
 int cgt_check_invariants(char *why, size_t len);
 int cgt_check_leaks(char *why, size_t len);
+/* pid.c: every hashed pid's number taken in the pidmap, and held by no other: 0, or -1. */
+int cgt_pid_check(char *why, size_t len);
 int cgt_check_group_in(struct task *leader, const struct cgroup *cgrp,
 		       struct task *const *exempt, size_t nexempt);
 

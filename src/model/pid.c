@@ -11,6 +11,7 @@
  * it never named.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "model.h"
@@ -73,6 +74,67 @@ void cgt_pid_space_free(void)
 	cgt_pid_space_init(0);
 }
 
+static bool pidmap_test(int nr)
+{
+	return pidmap[nr / BITS] & (1UL << (nr % BITS));
+}
+
+/*
+ * What alloc_pidmap promises, checked under pidmap_lock as it hands @nr out: it is the first
+ * free number after last_pid, cyclically (wrapping at pid_max to RESERVED_PIDS), so a number
+ * freed behind last_pid waits a whole cycle before it is given again; and no hashed pid
+ * holds it.
+ */
+static void alloc_pidmap_check(int nr)
+{
+	struct pid *pid;
+	int n = READ_ONCE(last_pid);
+
+	for (int i = 0; i < pid_max; i++) {
+		if (++n >= pid_max)
+			n = RESERVED_PIDS;
+		if (n == nr)
+			break;
+		if (!pidmap_test(n)) {
+			cgt_violation("alloc_pidmap: pid %d handed out before %d, the first free number "
+				      "after last_pid %d", nr, n, READ_ONCE(last_pid));
+			break;
+		}
+	}
+	cds_hlist_for_each_entry_rcu_2(pid, &pid_hash[pid_hashfn(nr)], pid_chain)
+		if (pid->nr == nr)
+			cgt_violation("alloc_pidmap: pid %d handed out twice: a live struct pid "
+				      "holds it", nr);
+}
+
+int cgt_pid_check(char *why, size_t len)
+{
+	int ret = 0;
+
+	pthread_mutex_lock(&pidmap_lock);
+	for (unsigned int h = 0; h < PID_HASH_SIZE && !ret; h++) {
+		struct pid *pid, *other;
+
+		cds_hlist_for_each_entry_rcu_2(pid, &pid_hash[h], pid_chain) {
+			if (pid_max && (pid->nr >= pid_max || !pidmap_test(pid->nr))) {
+				snprintf(why, len, "pid %d is hashed but free in the pidmap", pid->nr);
+				ret = -1;
+				break;
+			}
+			cds_hlist_for_each_entry_rcu_2(other, &pid_hash[h], pid_chain)
+				if (other != pid && other->nr == pid->nr) {
+					snprintf(why, len, "pid %d is held by two live struct pids",
+						 pid->nr);
+					ret = -1;
+				}
+			if (ret)
+				break;
+		}
+	}
+	pthread_mutex_unlock(&pidmap_lock);
+	return ret;
+}
+
 static bool pidmap_test_and_set(int nr)
 {
 	unsigned long bit = 1UL << (nr % BITS);
@@ -105,6 +167,7 @@ static int alloc_pidmap(void)
 		}
 	}
 	if (nr > 0) {
+		alloc_pidmap_check(nr);
 		if (nr <= last)
 			cgt_cover(CGT_PATH_PID_WRAP);
 		WRITE_ONCE(last_pid, nr);
