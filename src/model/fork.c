@@ -4,6 +4,7 @@
 #include <stdlib.h>
 
 #include "model.h"
+#include "refcount.h"
 #include "cgroup_internal.h"
 
 unsigned long cgt_fork_seq;
@@ -54,7 +55,7 @@ int copy_process(struct task *parent, unsigned long clone_flags, struct task **c
 		threadgroup_change_begin(parent);
 	if (thread) {
 		sig = parent->signal;
-		atomic_inc(&sig->sigcnt);
+		refcount_inc(&sig->sigcnt, "copy_process: a thread of a freed signal_struct");
 		atomic_inc(&sig->live);
 	} else {
 		sig = copy_signal();
@@ -132,7 +133,7 @@ bad_fork_free_pid:
 bad_fork_cleanup_signal:
 	if (thread) {
 		atomic_dec(&sig->live);
-		atomic_dec(&sig->sigcnt);
+		refcount_dec(&sig->sigcnt, "copy_process's unwinding: a signal_struct's sigcnt");
 	} else {
 		free_signal_struct(sig);
 	}

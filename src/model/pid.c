@@ -15,6 +15,7 @@
 #include <stdlib.h>
 
 #include "model.h"
+#include "refcount.h"
 
 #define PID_HASH_SIZE	(1u << CGT_PID_HASH_BITS)
 
@@ -199,13 +200,13 @@ struct pid *alloc_pid(void)
 /* get_pid */
 void get_pid(struct pid *pid)
 {
-	atomic_inc(&pid->count);
+	refcount_inc(&pid->count, "get_pid on a freed struct pid");
 }
 
 /* put_pid */
 void put_pid(struct pid *pid)
 {
-	if (pid && atomic_dec_and_test(&pid->count)) {
+	if (pid && refcount_dec_and_test(&pid->count, "put_pid on a freed struct pid")) {
 		free(pid);
 		cgt_model_count(&cgt_live.pids, -1);
 	}

@@ -4,7 +4,7 @@
 
 #include "model.h"
 #include "cgroup_internal.h"
-#include "../base/quarantine.h"
+#include "refcount.h"
 
 /*
  * As refcount_t (4.11) checks every task_struct reference: taking one on a task whose last
@@ -13,11 +13,7 @@
  */
 void get_task_struct(struct task *t)
 {
-	int old = __atomic_fetch_add(&t->usage, 1, __ATOMIC_RELAXED);
-
-	if (unlikely(old <= 0 || old == CGT_POISON_INT))
-		cgt_violation("refcount_t: addition on 0; use-after-free: get_task_struct on a "
-			      "task whose last reference is gone (count %d)", old);
+	refcount_inc(&t->usage, "get_task_struct on a task whose last reference is gone");
 }
 
 /* free_signal_struct: the last task of the group is gone. */
@@ -35,7 +31,7 @@ static void __put_task_struct(struct task *t)
 {
 	struct signal_struct *sig = t->signal;
 
-	if (sig && atomic_dec_and_test(&sig->sigcnt))
+	if (sig && refcount_dec_and_test(&sig->sigcnt, "put_signal_struct on a freed signal"))
 		free_signal_struct(sig);
 	cgt_free_poisoned(t, sizeof(*t));
 	cgt_model_count(&cgt_live.tasks, -1);
@@ -43,13 +39,9 @@ static void __put_task_struct(struct task *t)
 
 void put_task_struct(struct task *t)
 {
-	int left = __atomic_sub_fetch(&t->usage, 1, __ATOMIC_ACQ_REL);
-
-	if (!left)
+	if (refcount_dec_and_test(&t->usage, "put_task_struct on a task whose last reference "
+				  "is gone"))
 		__put_task_struct(t);
-	else if (unlikely(left < 0 || left == CGT_POISON_INT - 1))
-		cgt_violation("refcount_t: underflow; use-after-free: put_task_struct on a task "
-			      "whose last reference is gone (count %d)", left);
 }
 
 /* thread_group_empty: the ring holds the task alone (3.14: list_empty(&p->thread_group)). */
