@@ -14,6 +14,7 @@
 	X(rcu_spinlock)		\
 	X(percpu_rwsem)		\
 	X(pthread_rwlock)	\
+	X(pthread_rwlock_wpref)	\
 	X(rcu_mutex)
 
 #define X(name) extern const struct cgt_lock_ops name##_lock_ops;
