@@ -16,6 +16,7 @@
 #include <criterion/parameterized.h>
 #include <pthread.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -497,15 +498,15 @@ struct queue_order {
 	struct queuer reader, writer;
 };
 
-static void queuer_hold(struct queue_order *q, struct queuer *me, bool write)
+static void queuer_hold(struct cgt_lock *lock, struct queuer *me, bool write)
 {
 	cgt_rcu_register_thread();
 	__atomic_store_n(&me->tid, gettid(), __ATOMIC_RELEASE);
-	(write ? q->lock.ops->write_lock : q->lock.ops->read_lock)(&q->lock);
+	(write ? lock->ops->write_lock : lock->ops->read_lock)(lock);
 	__atomic_store_n(&me->in, 1, __ATOMIC_RELEASE);
 	while (!__atomic_load_n(&me->out, __ATOMIC_ACQUIRE))
 		nap();
-	(write ? q->lock.ops->write_unlock : q->lock.ops->read_unlock)(&q->lock);
+	(write ? lock->ops->write_unlock : lock->ops->read_unlock)(lock);
 	cgt_rcu_unregister_thread();
 }
 
@@ -513,7 +514,7 @@ static void *queued_reader(void *arg)
 {
 	struct queue_order *q = arg;
 
-	queuer_hold(q, &q->reader, false);
+	queuer_hold(&q->lock, &q->reader, false);
 	return NULL;
 }
 
@@ -521,7 +522,7 @@ static void *queued_writer(void *arg)
 {
 	struct queue_order *q = arg;
 
-	queuer_hold(q, &q->writer, true);
+	queuer_hold(&q->lock, &q->writer, true);
 	return NULL;
 }
 
@@ -588,6 +589,131 @@ Test(percpu_rwsem, wakes_its_queue_in_order, .timeout = 60)
 		lock_teardown(&q.lock);
 	}
 	cgt_rcu_unregister_thread();
+}
+
+/* ---- rwsem: rwsem-xadd's queue (kernel/locking/rwsem-xadd.c, v3.15 and v4.4) ---- */
+
+#define RWSEM_QUEUERS	4
+
+static struct rwsem_queue {
+	struct cgt_lock lock;
+	struct queuer q[RWSEM_QUEUERS];
+	bool write[RWSEM_QUEUERS];
+	pthread_t thread[RWSEM_QUEUERS];
+	int frozen;		/* a waiter is held in its signal handler */
+	int thaw;		/* it may go on */
+} rq;
+
+static void *rwsem_queuer(void *arg)
+{
+	struct queuer *me = arg;
+
+	queuer_hold(&rq.lock, me, rq.write[me - rq.q]);
+	return NULL;
+}
+
+static void rwsem_queue_setup(const char *roles)
+{
+	memset(&rq, 0, sizeof(rq));
+	lock_setup(&rq.lock, cgt_lock_find("rwsem"));
+	for (int i = 0; roles[i]; i++)
+		rq.write[i] = roles[i] == 'w';
+}
+
+/* Waiter @i asks for the lock and is asleep on its queue before the next one asks. */
+static void rwsem_queue_join(int i)
+{
+	cr_assert_eq(pthread_create(&rq.thread[i], NULL, rwsem_queuer, &rq.q[i]), 0);
+	cr_assert(asleep_within(&rq.q[i], SHARE_WAIT_SEC), "waiter %d never queued", i);
+}
+
+static void rwsem_queue_leave(int i)
+{
+	__atomic_store_n(&rq.q[i].out, 1, __ATOMIC_RELEASE);
+	cr_assert_eq(pthread_join(rq.thread[i], NULL), 0);
+}
+
+/*
+ * __rwsem_do_wake: the releasing writer grants the readers at the head of the queue together,
+ * up to the first writer; a reader queued behind that writer waits for it, though the lock
+ * is only read-held when it is woken.
+ */
+Test(rwsem, wakes_readers_at_the_head_up_to_the_first_writer, .timeout = 60)
+{
+	rwsem_queue_setup("rrwr");
+	rq.lock.ops->write_lock(&rq.lock);
+	for (int i = 0; i < RWSEM_QUEUERS; i++)
+		rwsem_queue_join(i);
+	rq.lock.ops->write_unlock(&rq.lock);
+	cr_assert(set_within(&rq.q[0].in, SHARE_WAIT_SEC) && set_within(&rq.q[1].in, SHARE_WAIT_SEC),
+		  "the two readers at the head were not both granted");
+	cr_assert_not(set_within(&rq.q[2].in, EXCL_WAIT_SEC), "the writer got in beside readers");
+	cr_assert_not(set_within(&rq.q[3].in, EXCL_WAIT_SEC),
+		      "a reader queued behind the writer went before it");
+	rwsem_queue_leave(0);
+	rwsem_queue_leave(1);
+	cr_assert(set_within(&rq.q[2].in, SHARE_WAIT_SEC), "the writer never got in");
+	cr_assert_not(set_within(&rq.q[3].in, EXCL_WAIT_SEC), "a reader got in beside the writer");
+	rwsem_queue_leave(2);
+	cr_assert(set_within(&rq.q[3].in, SHARE_WAIT_SEC), "the last reader never got in");
+	rwsem_queue_leave(3);
+	lock_teardown(&rq.lock);
+}
+
+/*
+ * __down_read: once a writer waits, a new reader queues behind it even while only readers
+ * hold the lock (the waiting bias is in the count), where glibc's reader-preferring kind
+ * would let it in.
+ */
+Test(rwsem, a_reader_queues_behind_a_waiting_writer, .timeout = 60)
+{
+	rwsem_queue_setup("wr");
+	rq.lock.ops->read_lock(&rq.lock);
+	rwsem_queue_join(0);
+	rwsem_queue_join(1);
+	cr_assert_not(set_within(&rq.q[1].in, EXCL_WAIT_SEC),
+		      "a reader joined the readers past a waiting writer");
+	rq.lock.ops->read_unlock(&rq.lock);
+	cr_assert(set_within(&rq.q[0].in, SHARE_WAIT_SEC), "the writer never got in");
+	rwsem_queue_leave(0);
+	cr_assert(set_within(&rq.q[1].in, SHARE_WAIT_SEC), "the reader never got in");
+	rwsem_queue_leave(1);
+	lock_teardown(&rq.lock);
+}
+
+static void freeze(int sig)
+{
+	(void)sig;
+	__atomic_store_n(&rq.frozen, 1, __ATOMIC_RELEASE);
+	while (!__atomic_load_n(&rq.thaw, __ATOMIC_ACQUIRE))
+		nap();
+}
+
+/*
+ * Writer lock stealing: a writer at the head of the queue is woken, not granted, so a
+ * running writer takes the idle lock first. The queued writer is kept from running (held in
+ * a signal handler) from before the release until the thief holds the lock.
+ */
+Test(rwsem, a_running_writer_steals_from_a_woken_one, .timeout = 60)
+{
+	struct sigaction sa = { .sa_handler = freeze };
+
+	cr_assert_eq(sigaction(SIGUSR1, &sa, NULL), 0);
+	rwsem_queue_setup("w");
+	rq.lock.ops->write_lock(&rq.lock);
+	rwsem_queue_join(0);
+	cr_assert_eq(pthread_kill(rq.thread[0], SIGUSR1), 0);
+	cr_assert(set_within(&rq.frozen, SHARE_WAIT_SEC), "the queued writer never stopped");
+	rq.lock.ops->write_unlock(&rq.lock);
+	/* the queued writer is woken but cannot run: this writer must get in, not queue */
+	rq.lock.ops->write_lock(&rq.lock);
+	__atomic_store_n(&rq.thaw, 1, __ATOMIC_RELEASE);
+	cr_assert_not(set_within(&rq.q[0].in, EXCL_WAIT_SEC), "two writers hold the lock");
+	rq.lock.ops->write_unlock(&rq.lock);
+	cr_assert(set_within(&rq.q[0].in, SHARE_WAIT_SEC), "the robbed writer never got in");
+	rwsem_queue_leave(0);
+	lock_teardown(&rq.lock);
+	signal(SIGUSR1, SIG_DFL);
 }
 
 /* ---- rcu_readers variants: a reader gets in while a writer holds the lock ---- */
