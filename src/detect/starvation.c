@@ -29,8 +29,8 @@ static int starvation_start(const struct cgt_detect_config *cfg)
 
 /*
  * A read got in before a writer that had queued before it asked: on a lock that promises
- * queued writers a place (the queued rwlock, the rwsems, FIFO locks) the first such read
- * breaks the promise. On a reader-first lock passing is what the lock is designed to do: the
+ * queued writers a place (a FIFO or writer-first policy: the queued rwlock, the rwsem,
+ * percpu-rwsem, glibc's writer-preferring kind) the first such read breaks the promise. On a reader-first lock passing is what the lock is designed to do: the
  * count is a figure (report.json's locks, compare), and only a writer that waited --starve
  * is starved. Reported once a run.
  */
@@ -40,8 +40,10 @@ static void passed_queued(const struct cgt_lock_op *op, struct cgt_thread *t)
 	    __atomic_exchange_n(&passed_queued_reported, 1, __ATOMIC_RELAXED))
 		return;
 	cgt_fail_on(CGT_DET_STARVATION, t ? t->id : 0, op->lock->name, NULL,
-		    "a read of %s (%s: %s) got in before a writer that had queued before it asked",
-		    op->lock->name, op->lock->ops->name, op->lock->ops->desc);
+		    "a read of %s by thread %d (%s: %s) got in before the write of thread %d, "
+		    "queued before it asked",
+		    op->lock->name, t ? t->id : 0, op->lock->ops->name, op->lock->ops->desc,
+		    op->passed_writer);
 }
 
 /* A writer got in: was it passed over for too long, or by too many? */

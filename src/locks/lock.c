@@ -227,6 +227,7 @@ void cgt_lock_writer_queued(struct cgt_lock *lock)
 	queued_mark = __atomic_load_n(&lock->read_asks, __ATOMIC_SEQ_CST);
 	queued_lock = lock;
 	__atomic_store_n(&lock->passed_queued, 0, __ATOMIC_RELAXED);
+	__atomic_store_n(&lock->writer_queued_id, cgt_self ? cgt_self->id : -1, __ATOMIC_RELAXED);
 	__atomic_store_n(&lock->writer_queued_at, queued_mark, __ATOMIC_SEQ_CST);
 }
 
@@ -273,6 +274,27 @@ static bool passed_queued_writer(struct cgt_lock *lock, long asked)
 	return mark >= 0 && asked > mark;
 }
 
+/* Does @lock's policy promise a queued writer that no later read gets in first? */
+static bool promises_queued_writer(const struct cgt_lock *lock)
+{
+	return lock->ops->policy == CGT_POLICY_FIFO || lock->ops->policy == CGT_POLICY_WRITER_FIRST;
+}
+
+/*
+ * A reader of a variant built on glibc, as it asks: if the lock's own words show a writer
+ * queued that the policy makes it let in first, the writes so far (read before the words:
+ * any write after that point is one the reader may have waited behind), else -1.
+ */
+static long registered_writer_mark(struct cgt_lock *lock, bool controlled)
+{
+	long writes;
+
+	if (controlled || !lock->ops->writer_registered || !promises_queued_writer(lock))
+		return -1;
+	writes = __atomic_load_n(&lock->writes, __ATOMIC_SEQ_CST);
+	return lock->ops->writer_registered(lock) ? writes : -1;
+}
+
 /*
  * A writer is passed by the reads that asked after it did and got in first. Counted from
  * here, where the wait begins (readers that got in while it was held at the point,
@@ -280,18 +302,23 @@ static bool passed_queued_writer(struct cgt_lock *lock, long asked)
  * asked for rather than taken: readers queued ahead of it (a FIFO lock) do not pass it. A
  * reader counts itself only if a writer waits (it asked after that writer): with no writer
  * waiting nobody is passed, and a shared lock's readers write nothing shared. Returns
- * whether this acquisition counts; @reads0 and @writes0 are what a writer compares with.
+ * whether this acquisition counts; @reads0 and @writes0 are what a writer compares with; a
+ * counted reader's @writes0 is registered_writer_mark's.
  */
-static bool ask(struct cgt_lock *lock, int side, long *reads0, long *writes0)
+static bool ask(struct cgt_lock *lock, int side, bool controlled, long *reads0, long *writes0)
 {
+	struct cgt_thread *t = cgt_self;
+
 	*reads0 = *writes0 = 0;
 	if (side == CGT_READ) {
 		if (!__atomic_load_n(&lock->writers_waiting, __ATOMIC_RELAXED))
 			return false;
 		*reads0 = __atomic_add_fetch(&lock->read_asks, 1, __ATOMIC_SEQ_CST);
+		*writes0 = registered_writer_mark(lock, controlled);
 		return true;
 	}
 	rebased_lock = NULL;
+	__atomic_store_n(&lock->writer_asked_id, t ? t->id : -1, __ATOMIC_RELAXED);
 	__atomic_fetch_add(&lock->writers_waiting, 1, __ATOMIC_SEQ_CST);
 	*reads0 = __atomic_load_n(&lock->read_asks, __ATOMIC_RELAXED);
 	*writes0 = __atomic_load_n(&lock->writes, __ATOMIC_RELAXED);
@@ -345,18 +372,40 @@ static void writer_in(struct cgt_lock_op *op, long reads0, long writes0)
 }
 
 /*
- * A reader got in: whether it passed a queued writer (only a variant's own code says when
- * its writer queued: @own_code), and the counts the watchers compare.
+ * A reader that saw, as it asked, glibc's words show a writer its policy lets in first, and
+ * got in with no write since: it went first. Glibc's own exception (a reader may join when
+ * a primary writer waits and no reader holds it: state #3 of nptl/pthread_rwlock_common.c)
+ * is the variant's to leave out of what it reports as registered.
  */
-static void reader_in(struct cgt_lock_op *op, bool counted, long reads0, bool own_code)
+static bool passed_registered_writer(struct cgt_lock *lock, long writes0)
+{
+	return writes0 >= 0 && __atomic_load_n(&lock->writes, __ATOMIC_SEQ_CST) == writes0;
+}
+
+/*
+ * A reader got in: whether it passed a queued writer (a variant's own code says when its
+ * writer queued, @own_code; glibc's words said so as it asked, @writes0), and the counts
+ * the watchers compare.
+ */
+static void reader_in(struct cgt_lock_op *op, bool counted, long reads0, long writes0,
+		      bool own_code)
 {
 	struct cgt_lock *lock = op->lock;
+	int writer = __atomic_load_n(&lock->writer_queued_id, __ATOMIC_RELAXED);
+	bool passed = false;
 
 	/* a reader of an exclusive variant holds it alone: it counts without a lock prefix */
 	if (!lock->ops->shared)
 		cgt_count_bump(&lock->exclusive_reads);
 	if (counted && own_code && passed_queued_writer(lock, reads0)) {
+		passed = true;
+	} else if (counted && passed_registered_writer(lock, writes0)) {
+		passed = true;
+		writer = __atomic_load_n(&lock->writer_asked_id, __ATOMIC_RELAXED);
+	}
+	if (passed) {
 		op->passed_queued = __atomic_add_fetch(&lock->passed_queued, 1, __ATOMIC_RELAXED);
+		op->passed_writer = writer;
 		stat_max(&lock->class->worst_queued_passed, (uint64_t)op->passed_queued);
 	}
 	if (counted)
@@ -409,7 +458,7 @@ void cgt_lock_acquire(struct cgt_lock *lock, int side)
 	bool counted;
 
 	cgt_point(CGT_PT_LOCK_WAIT, &op);
-	counted = ask(lock, side, &reads0, &writes0);
+	counted = ask(lock, side, sync != NULL, &reads0, &writes0);
 	/*
 	 * The watchdogs judge waits and holds in seconds, so no fine clock here: the wait's
 	 * start from the kernel's coarse clock, which a loaded machine cannot make stale (a
@@ -446,7 +495,7 @@ void cgt_lock_acquire(struct cgt_lock *lock, int side)
 	if (side == CGT_WRITE)
 		writer_in(&op, reads0, writes0);
 	else
-		reader_in(&op, counted, reads0, !sync || sync->lock_step);
+		reader_in(&op, counted, reads0, writes0, !sync || sync->lock_step);
 	if (t)
 		cgt_wait_end();
 	count_acquired(lock->class, side);

@@ -45,6 +45,13 @@ struct cgt_lock_ops {
 	 */
 	bool rcu_readers;
 	enum cgt_lock_policy policy;
+	/*
+	 * A variant whose code says nothing (glibc's) may say from its own words, read as a
+	 * reader asks, whether a writer has queued that this reader must let in first by the
+	 * variant's policy: a read that then gets in before any write breaks the policy
+	 * (cgt_lock_writer_queued is the same promise, said by a variant's own code).
+	 */
+	bool (*writer_registered)(struct cgt_lock *lock);
 	void (*init)(struct cgt_lock *lock);
 	void (*read_lock)(struct cgt_lock *lock);
 	void (*read_unlock)(struct cgt_lock *lock);
@@ -103,6 +110,8 @@ struct cgt_lock {
 	int writers_waiting;	/* writers between asking for it and holding it */
 	long writer_queued_at;	/* read_asks when a variant's writer queued, or -1 */
 	long passed_queued;	/* reads that asked after that and got in before it */
+	int writer_queued_id;	/* the harness thread whose writer_queued_at stands */
+	int writer_asked_id;	/* the harness thread that last began to wait to write */
 	int writer_in;		/* the harness thread holding it for writing, or 0 */
 	bool dynamic;		/* freed during the run (group_rwsem): watchdogs must not touch it */
 	_Alignas(16) unsigned char priv[CGT_LOCK_PRIV_SIZE];
@@ -128,14 +137,17 @@ struct cgt_lock_op {
 	long passed_queued;		/* LOCK_HELD, a reader that asked after a writer had
 					 * queued and got in first: how many have, this one
 					 * included; else 0 */
+	int passed_writer;		/* and the writer it passed (a harness thread), or 0 */
 };
 
 /*
  * A shared variant says when its writer has queued: for one that promises queued writers to
  * later readers (a FIFO or writer-first policy), at the point past which its own code keeps
  * new readers out. A read asked for after it that still gets in first breaks that promise (a
- * check inside the variant's window, which no wait growing long need show); on a
- * reader-first variant such reads are counted, the measure of how far readers starve it.
+ * check inside the variant's window, which no wait growing long need show; reported with
+ * both threads); on a reader-first variant such reads are counted, the measure of how far
+ * readers starve it. A variant built on glibc cannot say so from its code: its
+ * .writer_registered reads glibc's own words instead, at each read's ask.
  */
 void cgt_lock_writer_queued(struct cgt_lock *lock);
 

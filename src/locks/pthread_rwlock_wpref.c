@@ -49,6 +49,38 @@ static void wpref_unlock(struct cgt_lock *lock)
 	wpref_check(pthread_rwlock_unlock(cgt_lock_priv(lock, pthread_rwlock_t)), "unlock");
 }
 
+/*
+ * glibc's words (nptl/pthread_rwlock_common.c, the rwlock of glibc 2.25 on): __readers holds
+ * the phase (WP), the primary writer's bit (WL) and the readers (R); __writers the waiting
+ * writers registered for hand-over.
+ */
+#define GLIBC_RWLOCK_WRPHASE		1u
+#define GLIBC_RWLOCK_WRLOCKED		2u
+#define GLIBC_RWLOCK_READER_SHIFT	3
+
+/*
+ * Whether a reader asking now must let a writer in first, by glibc's writer-preferring rules:
+ * readers hold it and a primary writer waits for them (state #4: new readers wait for the
+ * write phase), or a writer holds it and others are registered (its release hands over to
+ * one of them). A primary writer with no reader in (state #3) races a new reader by glibc's
+ * design, so it does not count. The second state is read from two words: __readers read
+ * again after __writers, unchanged, ties them to one moment of a write phase.
+ */
+static bool wpref_writer_registered(struct cgt_lock *lock)
+{
+	pthread_rwlock_t *rw = cgt_lock_priv(lock, pthread_rwlock_t);
+	unsigned int r = __atomic_load_n(&rw->__data.__readers, __ATOMIC_SEQ_CST);
+	unsigned int w, again;
+
+	if (!(r & GLIBC_RWLOCK_WRLOCKED))
+		return false;
+	if (!(r & GLIBC_RWLOCK_WRPHASE))
+		return r >> GLIBC_RWLOCK_READER_SHIFT;
+	w = __atomic_load_n(&rw->__data.__writers, __ATOMIC_SEQ_CST);
+	again = __atomic_load_n(&rw->__data.__readers, __ATOMIC_SEQ_CST);
+	return w && again == r;
+}
+
 static void wpref_destroy(struct cgt_lock *lock)
 {
 	pthread_rwlock_destroy(cgt_lock_priv(lock, pthread_rwlock_t));
@@ -62,6 +94,7 @@ const struct cgt_lock_ops pthread_rwlock_wpref_lock_ops = {
 	.sleeps		= true,
 	.shared		= true,
 	.policy		= CGT_POLICY_WRITER_FIRST,
+	.writer_registered = wpref_writer_registered,
 	.init		= wpref_init,
 	.read_lock	= wpref_rdlock,
 	.read_unlock	= wpref_unlock,

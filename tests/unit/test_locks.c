@@ -716,6 +716,121 @@ Test(rwsem, a_running_writer_steals_from_a_woken_one, .timeout = 60)
 	signal(SIGUSR1, SIG_DFL);
 }
 
+/* ---- each variant's policy, checked by the lock layer on every acquisition ---- */
+
+static struct policy_case {
+	struct cgt_lock lock;
+	struct queuer writer, reader;
+	pthread_t wt, rt;
+} pc;
+
+static void *policy_writer(void *arg)
+{
+	(void)arg;
+	cgt_rcu_register_thread();
+	__atomic_store_n(&pc.writer.tid, gettid(), __ATOMIC_RELEASE);
+	cgt_write_lock(&pc.lock);
+	__atomic_store_n(&pc.writer.in, 1, __ATOMIC_RELEASE);
+	cgt_write_unlock(&pc.lock);
+	cgt_rcu_unregister_thread();
+	return NULL;
+}
+
+static void *policy_reader(void *arg)
+{
+	(void)arg;
+	cgt_rcu_register_thread();
+	__atomic_store_n(&pc.reader.tid, gettid(), __ATOMIC_RELEASE);
+	cgt_read_lock(&pc.lock);
+	__atomic_store_n(&pc.reader.in, 1, __ATOMIC_RELEASE);
+	cgt_read_unlock(&pc.lock);
+	cgt_rcu_unregister_thread();
+	return NULL;
+}
+
+/*
+ * The writer has queued: its variant's code said so, or (glibc's, whose code says nothing)
+ * it sleeps in glibc's lock, which it does only once registered.
+ */
+static bool writer_queued_within(double sec)
+{
+	double deadline = now_sec() + sec;
+
+	if (!pc.lock.ops->steps)
+		return asleep_within(&pc.writer, sec);
+	while (__atomic_load_n(&pc.lock.writer_queued_at, __ATOMIC_ACQUIRE) < 0 &&
+	       now_sec() < deadline)
+		nap();
+	return __atomic_load_n(&pc.lock.writer_queued_at, __ATOMIC_ACQUIRE) >= 0;
+}
+
+/*
+ * Through the lock layer: a reader holds @ops's lock, a writer queues, then a second reader
+ * asks; then all go. Returns the reads the layer saw pass the queued writer.
+ */
+static long reads_past_a_queued_writer(const struct cgt_lock_ops *ops)
+{
+	long passed;
+
+	memset(&pc, 0, sizeof(pc));
+	cgt_lock_init(&pc.lock, ops, "test_policy_lock");
+	cgt_read_lock(&pc.lock);
+	cr_assert_eq(pthread_create(&pc.wt, NULL, policy_writer, NULL), 0);
+	cr_assert(writer_queued_within(SHARE_WAIT_SEC), "%s: the writer never queued", ops->name);
+	cr_assert_eq(pthread_create(&pc.rt, NULL, policy_reader, NULL), 0);
+	/* either the reader gets in (a reader-first lock) or it waits behind the writer */
+	set_within(&pc.reader.in, EXCL_WAIT_SEC);
+	cgt_read_unlock(&pc.lock);
+	cr_assert_eq(pthread_join(pc.wt, NULL), 0);
+	cr_assert_eq(pthread_join(pc.rt, NULL), 0);
+	passed = __atomic_load_n(&pc.lock.passed_queued, __ATOMIC_ACQUIRE);
+	cgt_lock_destroy(&pc.lock);
+	return passed;
+}
+
+/* Every variant that promises queued writers a place keeps it, and the check stays quiet. */
+Test(locks, policy_check_quiet_on_every_correct_variant, .timeout = 120)
+{
+	int tested = 0;
+
+	cgt_rcu_register_thread();
+	for (size_t i = 0; i < cgt_nr_lock_variants; i++) {
+		const struct cgt_lock_ops *ops = cgt_lock_variants[i];
+
+		if (!ops->shared || ops->rcu_readers ||
+		    (ops->policy != CGT_POLICY_FIFO && ops->policy != CGT_POLICY_WRITER_FIRST))
+			continue;
+		cr_assert_eq(reads_past_a_queued_writer(ops), 0,
+			     "%s: the policy check fired on a correct variant", ops->name);
+		cr_assert(pc.writer.in && pc.reader.in);
+		tested++;
+	}
+	cr_assert_geq(tested, 4, "rwlock, rwsem, percpu-rwsem and pthread-rwlock-wpref");
+	cgt_rcu_unregister_thread();
+}
+
+static void reader_pref_init(struct cgt_lock *lock)
+{
+	cr_assert_eq(pthread_rwlock_init(cgt_lock_priv(lock, pthread_rwlock_t), NULL), 0);
+}
+
+/*
+ * glibc's lock of the reader-preferring kind under the writer-preferring variant's name and
+ * policy: glibc says nothing of its queue, but the variant reads its words, and the layer
+ * sees the second reader pass the writer that had registered (state #4).
+ */
+Test(locks, policy_check_fires_on_a_glibc_lock_that_breaks_it, .timeout = 60)
+{
+	struct cgt_lock_ops broken = *cgt_lock_find("pthread-rwlock-wpref");
+
+	broken.init = reader_pref_init;
+	cgt_rcu_register_thread();
+	cr_assert_eq(reads_past_a_queued_writer(&broken), 1,
+		     "a read past a registered writer went unseen");
+	cr_assert(pc.reader.in && pc.writer.in);
+	cgt_rcu_unregister_thread();
+}
+
 /* ---- rcu_readers variants: a reader gets in while a writer holds the lock ---- */
 
 struct rcu_pass {
