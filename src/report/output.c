@@ -137,7 +137,7 @@ void cgt_print_summary(FILE *f, const struct cgt_run_config *cfg, const struct c
 		fprintf(f, "controlled: %ld decisions by %s; locks %s\n", r->steps, cfg->sched->name,
 			cgt_run_lock_code(cfg) ?
 			"run their own code, a decision at each atomic operation (--locks code; "
-			"glibc's rwsem and mutex kept by the scheduler)" :
+			"glibc's locks kept by the scheduler)" :
 			"kept by the scheduler by each variant's policy (--locks model)");
 	print_convoys(f);
 	print_presses(f, r);

@@ -92,7 +92,7 @@ static const struct tunable tunables[] = {
 	{ "locks", &cgt_tunable_lock_mode, "both", "model|code|both",
 	  "a controlled run's locks: kept by the scheduler by each variant's policy (model), "
 	  "or each variant's own code with a decision at each atomic operation (code; glibc's "
-	  "rwsem and mutex stay model locks), or by the seed: odd code, even model (both; "
+	  "locks stay model locks), or by the seed: odd code, even model (both; "
 	  "model with --bug)", CFG(lock_mode), 0, 0 },
 	{ "check-determinism", &cgt_tunable_flag, NULL, NULL,
 	  "a controlled run, twice: the two schedules must be the same", CFG(check_determinism),
