@@ -54,6 +54,9 @@ static void wpref_unlock(struct cgt_lock *lock)
  * the phase (WP), the primary writer's bit (WL) and the readers (R); __writers the waiting
  * writers registered for hand-over.
  */
+#if !__GLIBC_PREREQ(2, 25)
+#error "pthread-rwlock-wpref reads the words of glibc's rwlock as 2.25 rewrote it"
+#endif
 #define GLIBC_RWLOCK_WRPHASE		1u
 #define GLIBC_RWLOCK_WRLOCKED		2u
 #define GLIBC_RWLOCK_READER_SHIFT	3
