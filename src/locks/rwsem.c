@@ -279,7 +279,11 @@ const struct cgt_lock_ops rwsem_lock_ops = {
 	.sleeps		= true,
 	.shared		= true,
 	.steps		= true,
-	.policy		= CGT_POLICY_FIFO,
+	/*
+	 * Not FIFO: a writer takes an idle lock past queued waiters. What it promises is
+	 * that a waiting writer keeps new readers out.
+	 */
+	.policy		= CGT_POLICY_WRITER_FIRST,
 	.init		= rwsem_init,
 	.read_lock	= rwsem_down_read,
 	.read_unlock	= rwsem_up_read,
