@@ -53,18 +53,36 @@ static void *watchdog_main(void *arg)
 	return NULL;
 }
 
-int cgt_detect_start(const struct cgt_detect_config *cfg)
+/* The point hooks of the table, which never changes: gathered once, by the first start. */
+static void gather_hooks(void)
 {
-	dcfg = *cfg;
-	npoint_hooks = nresume_hooks = 0;
 	for_each_detector(d) {
-		if ((*d)->start && (*d)->start(cfg))
-			return -1;
 		if ((*d)->point)
 			point_hooks[npoint_hooks++] = (*d)->point;
 		if ((*d)->resume)
 			resume_hooks[nresume_hooks++] = (*d)->resume;
 	}
+}
+
+/*
+ * Before the model boots: liburcu's call_rcu thread runs the model's callbacks (rcu_sync's,
+ * through a lock's marked points) as soon as the boot queues them, and only what was written
+ * before the call_rcu() that queued one is ordered before it.
+ */
+int cgt_detect_start(const struct cgt_detect_config *cfg)
+{
+	static pthread_once_t gathered = PTHREAD_ONCE_INIT;
+
+	pthread_once(&gathered, gather_hooks);
+	dcfg = *cfg;
+	for_each_detector(d)
+		if ((*d)->start && (*d)->start(cfg))
+			return -1;
+	return 0;
+}
+
+int cgt_detect_watch(void)
+{
 	__atomic_store_n(&watchdog_stop, 0, __ATOMIC_RELAXED);
 	if (pthread_create(&watchdog, NULL, watchdog_main, NULL))
 		return -1;

@@ -67,7 +67,10 @@ struct cgt_detector_ops {
 };
 
 /* The run's calls: each passes the event to every detector that has the hook. */
+/* start: the detectors armed, before anything that can reach a marked point; watch: the
+ * watchdog thread started, once the model it looks at is up. */
 int cgt_detect_start(const struct cgt_detect_config *cfg);
+int cgt_detect_watch(void);
 void cgt_detect_stop(void);
 void cgt_detect_point(enum cgt_point_id id, const void *obj);
 void cgt_detect_resume(enum cgt_point_id id, const void *obj);

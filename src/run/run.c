@@ -124,7 +124,8 @@ static bool run_boot(struct cgt_run *run)
 
 	if (run->hooks->begin)
 		run->hooks->begin(cfg);
-	return !cgt_actors_init(run) && !cgt_model_init(&mcfg) && !cgt_detect_start(&dcfg);
+	return !cgt_actors_init(run) && !cgt_detect_start(&dcfg) && !cgt_model_init(&mcfg) &&
+	       !cgt_detect_watch();
 }
 
 /* A boot that failed undone, before any model thread ran. */

@@ -96,6 +96,7 @@ static inline void start_detectors(double stall, double starve)
 	/* the detectors see the marked points through the run's hook, as in a run */
 	cgt_events_install(0, false, 1);
 	cr_assert_eq(cgt_detect_start(&dc), 0, "cgt_detect_start failed");
+	cr_assert_eq(cgt_detect_watch(), 0, "cgt_detect_watch failed");
 }
 
 #endif

@@ -47,6 +47,7 @@ static void start_detectors(void)
 	cgt_lock_classes_reset();
 	cgt_events_install(0, false, 1);
 	cr_assert_eq(cgt_detect_start(&dc), 0, "cgt_detect_start failed");
+	cr_assert_eq(cgt_detect_watch(), 0, "cgt_detect_watch failed");
 }
 
 static void register_as(int k)

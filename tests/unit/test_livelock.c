@@ -263,6 +263,7 @@ static void start_with_deadline(double deadline)
 	__atomic_store_n(&aborted, 0, __ATOMIC_RELAXED);
 	cgt_events_install(0, false, 1);
 	cr_assert_eq(cgt_detect_start(&dc), 0, "cgt_detect_start failed");
+	cr_assert_eq(cgt_detect_watch(), 0, "cgt_detect_watch failed");
 }
 
 /* A run past its deadline with nothing leaving is deaf: reported, and told to leave. */
