@@ -169,7 +169,7 @@ int cgt_compare_main(int argc, char **argv)
 	if (ret) {
 		fprintf(stderr, "cgtorture: --out: cannot write in '%s': %s\n", cfg.out,
 			strerror(-ret));
-		return CGT_EXIT_USAGE;
+		return CGT_EXIT_TOOL;
 	}
 	m = open_memstream(&command, &len);
 	if (m) {

@@ -25,6 +25,12 @@ static int cmd_run(int argc, char **argv)
 		cgt_run_render_free(&cfg);
 		return ret;
 	}
+	/*
+	 * A signal from here on ends the run as an interrupt; one before the fork is in the
+	 * child's copy of the flag, so its run ends at once, reported. SIGPIPE too: the banner
+	 * is more lines than `| head -1` reads.
+	 */
+	cgt_cli_on_signals();
 	if (!cfg.quiet) {
 		puts(cfg.banner);
 		fflush(stdout);
@@ -35,7 +41,7 @@ static int cmd_run(int argc, char **argv)
 	else
 		cgt_child_result_free(&r);
 	cgt_run_render_free(&cfg);
-	return ret ? CGT_EXIT_FAIL : r.status;
+	return ret ? CGT_EXIT_TOOL : r.status;
 }
 
 static int cmd_help(int argc, char **argv);

@@ -35,4 +35,6 @@ void cgt_cli_on_signals(void)
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+	/* stdout's reader gone (| head): the work ends as interrupted, its reports kept */
+	sigaction(SIGPIPE, &sa, NULL);
 }

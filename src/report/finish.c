@@ -11,8 +11,10 @@ int cgt_exit_status(const struct cgt_run_config *cfg, const struct cgt_run_resul
 {
 	bool failed = !res->pass;
 
-	if (res->interrupted && !res->failures)
-		return 128 + res->interrupted;
+	if (res->unwritten)
+		return CGT_EXIT_TOOL;
+	if (cgt_run_partial(res))
+		return CGT_EXIT_SIGNAL + res->interrupted;
 	if (cfg->expect == CGT_EXPECT_FAIL)
 		return failed ? CGT_EXIT_PASS : CGT_EXIT_MISSED;
 	if (cfg->expect == CGT_EXPECT_KNOWN && !failed && !res->known)
@@ -30,13 +32,15 @@ int cgt_run_finish(const struct cgt_run_config *cfg, struct cgt_run_result *res,
 	int status;
 
 	if ((failed || res->interrupted) && !cfg->no_report)
-		cgt_report_write(cfg, res);
+		res->unwritten = cgt_report_write(cfg, res) != 0;
 	status = cgt_exit_status(cfg, res);
 	if (!out)
 		return status;
 	cgt_print_summary(out, cfg, res);
 	fflush(out);
-	if (status == CGT_EXIT_MISSED)
+	if (res->unwritten)
+		fprintf(out, "the report could not be written: the run's result is above only\n");
+	else if (status == CGT_EXIT_MISSED)
 		fprintf(out, "expected %s, found none\n", cfg->expect == CGT_EXPECT_KNOWN ?
 			"the era's known behaviour" : "a failure");
 	return status;

@@ -1,10 +1,20 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The summary a run prints on the terminal as it ends. */
+#define _GNU_SOURCE	/* sigabbrev_np */
+#include <string.h>
+
 #include "report.h"
 #include "../locks/lock.h"
 #include "story.h"
 
 /* "coverage: N of M paths reached (not: ...); N of M marked points passed (not: ...)" */
+static const char *sig_name(int sig)
+{
+	const char *name = sigabbrev_np(sig);
+
+	return name ? name : "?";
+}
+
 static void print_coverage(FILE *f, const struct cgt_cover *c)
 {
 	int paths = cgt_cover_paths_reached(c), points = cgt_cover_points_passed(c);
@@ -167,11 +177,16 @@ void cgt_print_summary(FILE *f, const struct cgt_run_config *cfg, const struct c
 		fprintf(f, "the model did not come to rest for the final check (see hang reports)\n");
 	if (!r->finished)
 		fprintf(f, "some model threads never exited: the leak check was skipped\n");
-	if (r->interrupted)
-		fprintf(f, "interrupted by a signal after %.1f s\n", r->elapsed);
+	if (r->interrupted && cfg->sched)
+		fprintf(f, "interrupted by SIG%s after %ld of %d decisions: a partial run\n",
+			sig_name(r->interrupted), r->steps, cfg->steps);
+	else if (r->interrupted)
+		fprintf(f, "interrupted by SIG%s after %.1f of %g s: a partial run\n",
+			sig_name(r->interrupted), r->elapsed, cfg->duration);
 	if (nf == r->known && r->finished)
-		fprintf(f, "%s; invariants held; nothing leaked\n",
-			r->known ? "only the era's known behaviour fired" : "no detector fired");
+		fprintf(f, "%s; invariants held; nothing leaked%s\n",
+			r->known ? "only the era's known behaviour fired" : "no detector fired",
+			r->interrupted ? " (so far)" : "");
 	if (r->report_dir[0])
 		fprintf(f, "report: %s/report.json and %s/summary.txt; the page: %s/report.html\n",
 			r->report_dir, r->report_dir, r->report_dir);
@@ -183,6 +198,7 @@ void cgt_print_summary(FILE *f, const struct cgt_run_config *cfg, const struct c
 		"peak=%ld failures=%ld known=%ld first_failure_s=%.3f ramp_s=%.2f verdict=%s\n",
 		cgt_iter_name(cfg->iter), cfg->css_lock->name, cfg->threads,
 		(unsigned long long)cfg->seed, total, total / secs, s->peak, r->failures, r->known,
-		r->first_failure, cgt_stats_ramp_s(s), r->pass ? "PASS" : "FAIL");
-	fprintf(f, "End of test: %s\n", r->pass ? "PASS" : "FAILURE");
+		r->first_failure, cgt_stats_ramp_s(s), cgt_verdict(r));
+	fprintf(f, "End of test: %s\n", !strcmp(cgt_verdict(r), "FAIL") ? "FAILURE" :
+		cgt_verdict(r));
 }

@@ -371,7 +371,7 @@ int cgt_report_write(const struct cgt_run_config *cfg, struct cgt_run_result *re
 	root = json_pack("{s:s, s:i, s:s, s:s, s:s, s:s, s:s*, s:o, s:f, s:f, s:b, s:b, s:b, s:I,"
 			 " s:I, s:o, s:o, s:o, s:o, s:O}",
 			 "schema", "cgtorture-report", "version", CGT_REPORT_VERSION,
-			 "run_id", res->run_id, "verdict", res->pass ? "PASS" : "FAIL",
+			 "run_id", res->run_id, "verdict", cgt_verdict(res),
 			 "command", cfg->command ? cfg->command : "",
 			 "build", cgt_build_name(),
 			 "expected", cfg->expect == CGT_EXPECT_FAIL ? "fail" :

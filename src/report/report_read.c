@@ -326,7 +326,7 @@ static int parse_timeline(const struct ctx *c, json_t *t, struct cgt_report_in *
 static int parse_root(const struct ctx *c, json_t *root, struct cgt_report_in *out)
 {
 	static const char *const builds[] = { "plain", "tsan", "asan", NULL };
-	static const char *const verdicts[] = { "FAIL", "PASS", NULL };
+	static const char *const verdicts[] = { "FAIL", "PASS", "INTERRUPTED", NULL };
 	const char *schema, *command;
 	json_t *failures, *sched, *f;
 	long long version, total, known = 0;
@@ -354,7 +354,8 @@ static int parse_root(const struct ctx *c, json_t *root, struct cgt_report_in *o
 	if (cgt_command_argv(command, &argc, &argv, why, sizeof(why)))
 		return fail(c, "%s", why);
 	cgt_argv_free(argc, argv);
-	verdict = get_enum(c, root, "", "verdict", verdicts, "PASS or FAIL");
+	verdict = get_enum(c, root, "", "verdict", verdicts,
+			   "PASS, FAIL or INTERRUPTED");
 	if (verdict < 0 || get_int(c, root, "", "failures_total", 0, LONG_MAX, &total))
 		return -1;
 	failures = field(c, root, "", "failures", JSON_ARRAY);

@@ -269,7 +269,7 @@ int cgt_run_options_ready(struct cgt_run_config *cfg)
 	if (ret) {
 		fprintf(stderr, "cgtorture: --out: cannot write in '%s': %s\n", cfg->out,
 			strerror(-ret));
-		return CGT_EXIT_USAGE;
+		return CGT_EXIT_TOOL;
 	}
 	cgt_run_render(cfg);
 	return 0;

@@ -85,7 +85,9 @@ struct cgt_run_result {
 	char run_id[64];
 	char report_dir[512];		/* where report.json went, if anywhere */
 	char pictures_note[192];	/* what of the report's pictures could not be made */
-	int interrupted;		/* the signal (SIGINT, SIGTERM) that ended it early, or 0 */
+	int interrupted;		/* the signal (SIGINT, SIGTERM, SIGPIPE) that ended it early,
+					 * or 0 */
+	bool unwritten;			/* its report was due and could not be written */
 	struct cgt_press presses[CGT_PRESS_LOG];	/* reader pressure the driver applied */
 	int npresses;
 	bool pass;

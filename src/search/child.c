@@ -126,6 +126,8 @@ static void child_main(const struct cgt_run_config *cfg, const struct cgt_child_
 		sigemptyset(&sa.sa_mask);
 		sigaction(SIGINT, &sa, NULL);
 		sigaction(SIGTERM, &sa, NULL);
+		/* a reader gone from stdout (| head) ends the run as a signal would, reported */
+		sigaction(SIGPIPE, &sa, NULL);
 	}
 	child_fd = fd;
 	status = (opts->body ? opts->body : run_body)(cfg, opts);
@@ -135,6 +137,8 @@ static void child_main(const struct cgt_run_config *cfg, const struct cgt_child_
 
 static void forward(int sig)
 {
+	if (sig == SIGPIPE && forwarded)
+		return;		/* each write to a closed stdout raises it again */
 	if (child_pid > 0)
 		kill(child_pid, sig);
 	forwarded = forwarded ? -1 : sig;	/* a second one: the child is deaf */
@@ -190,7 +194,7 @@ static int watch(pid_t pid, int fd, double limit, FILE *got, bool *killed)
 int cgt_child_run(const struct cgt_run_config *cfg, const struct cgt_child_opts *opts,
 		  struct cgt_child_result *out)
 {
-	static const int passed_on[] = { SIGINT, SIGTERM, SIGHUP };
+	static const int passed_on[] = { SIGINT, SIGTERM, SIGHUP, SIGPIPE };
 	struct sigaction sa = { .sa_handler = forward }, old[ARRAY_SIZE(passed_on)];
 	double grace = opts->grace_s > 0 ? opts->grace_s : GRACE_S;
 	double start = cgt_now(), limit = start + cgt_run_deadline_s(cfg) + grace;

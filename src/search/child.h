@@ -35,8 +35,8 @@ struct cgt_child_result {
 struct cgt_child_opts {
 	bool quiet;			/* the child's stdout goes to /dev/null */
 	/*
-	 * cgtorture run's: SIGINT, SIGTERM and SIGHUP are passed on to the child, whose run ends
-	 * early on the first two, and a second one kills it. Without, the child keeps the
+	 * cgtorture run's: SIGINT, SIGTERM, SIGHUP and SIGPIPE are passed on to the child, whose
+	 * run ends early on all but SIGHUP, and a second one kills it. Without, the child keeps the
 	 * handlers it inherits, and a terminal's ^C reaches it and its parent alike.
 	 */
 	bool forward;

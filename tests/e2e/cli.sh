@@ -116,5 +116,48 @@ else
 	fails=$((fails + 1))
 fi
 
+# The exit-status contract (README.md's table), run's rows. Interrupted (128 + the signal):
+# the partial run is named so and its report written; `| head -1` ends it as SIGPIPE would.
+ir=$(mktemp -d)
+"$bin" run --duration 60 --seed 3 --out "$ir" >"$out" 2>&1 &
+pid=$!
+sleep 1
+kill -TERM "$pid"
+wait "$pid"
+rc=$?
+if [ "$rc" = 143 ] && grep -q '^SUMMARY .*verdict=INTERRUPTED' "$out" &&
+	grep -q '^End of test: INTERRUPTED' "$out" && grep -q '^interrupted by SIGTERM' "$out" &&
+	grep -q '"verdict": "INTERRUPTED"' "$ir"/*/report.json; then
+	echo "ok:   an interrupted run -> 143, INTERRUPTED, its report written"
+else
+	echo "FAIL: an interrupted run -> status $rc, $(grep -c INTERRUPTED "$out") INTERRUPTED line(s)"
+	fails=$((fails + 1))
+fi
+rm -rf "$ir"/*
+{ "$bin" run --duration 60 --seed 3 --out "$ir" 2>/dev/null; echo $? >"$err"; } | head -1 >/dev/null
+if [ "$(cat "$err")" = 141 ] && grep -q '"verdict": "INTERRUPTED"' "$ir"/*/report.json; then
+	echo "ok:   run | head -1 -> 141, its report written"
+else
+	echo "FAIL: run | head -1 -> status $(cat "$err"), report: $(ls "$ir")"
+	fails=$((fails + 1))
+fi
+rm -rf "$ir"
+# Cannot write the --out folder: 4, one line; a folder under a file, and one only its owner
+# may write (root writes anywhere: there the run is nobody's).
+expect 4 run --duration 1 --out /etc/passwd/results
+nobody=
+[ "$(id -u)" = 0 ] && nobody="setpriv --reuid=65534 --regid=65534 --clear-groups"
+ro=$(mktemp -d)
+chmod 755 "$ro"
+$nobody "$bin" run --duration 1 --out "$ro" --bug walk-from-exiting --quiet >"$out" 2>"$err"
+rc=$?
+if [ "$rc" = 4 ] && grep -q '^cgtorture: --out: cannot write' "$err"; then
+	echo "ok:   run --out a folder it cannot write -> 4"
+else
+	echo "FAIL: run --out a folder it cannot write -> status $rc"
+	fails=$((fails + 1))
+fi
+rmdir "$ro"
+
 [ "$fails" = 0 ] && echo "cli: all passed" || echo "cli: $fails failure(s)"
 [ "$fails" = 0 ]

@@ -135,10 +135,10 @@ bad --repeat 0
 bad --duration 0
 "$bin" compare --out "$out/file/sub" >"$log" 2>"$err"
 rc=$?
-if [ "$rc" != 2 ] || [ "$(wc -l <"$err")" != 1 ]; then
+if [ "$rc" != 4 ] || [ "$(wc -l <"$err")" != 1 ]; then
 	fail "compare --out under a plain file -> status $rc"
 else
-	echo "ok:   compare --out under a plain file -> 2  $(head -c 90 "$err")"
+	echo "ok:   compare --out under a plain file -> 4  $(head -c 90 "$err")"
 fi
 
 [ "$fails" = 0 ] && echo "compare: all passed" || echo "compare: $fails failure(s)"

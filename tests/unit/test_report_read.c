@@ -234,7 +234,7 @@ Test(report_read, top_level_fields)
 	bad(CONTROLLED, "\"build\": \"tsan\"", "\"build\": null",
 	    "report.json: \"build\" is null, not a string");
 	bad(CONTROLLED, "\"verdict\": \"FAIL\"", "\"verdict\": \"fail\"",
-	    "report.json: \"verdict\" is 'fail', not PASS or FAIL");
+	    "report.json: \"verdict\" is 'fail', not PASS, FAIL or INTERRUPTED");
 	bad(CONTROLLED, "\"verdict\": \"FAIL\"", "\"verdict\": \"PASS\"",
 	    "report.json: \"verdict\" is PASS but 5 of \"failures_total\" 5 are not known");
 	bad(CONTROLLED, "\"failures_total\": 5", "\"failures_total\": 5, \"failures_known\": 6",
