@@ -4,6 +4,7 @@
  * leaves nothing behind), then the comparison, its tables, and the results folder
  * <out>/compare-<date>-<time> with compare.csv, compare.json, compare.gp and the plots.
  */
+#define _GNU_SOURCE	/* sigabbrev_np */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cli.h"
 #include "compare_cli.h"
 #include "../base/exit_status.h"
 #include "../base/files.h"
@@ -135,7 +137,7 @@ static int write_results(struct cgt_cmp_result *res)
 		fprintf(stderr, "cgtorture: cannot write the results in %s: %s\n",
 			res->dir[0] ? res->dir : res->cfg->out, strerror(-ret));
 		remove_dir(res->dir);
-		return CGT_EXIT_FAIL;
+		return CGT_EXIT_TOOL;
 	}
 	ret = cgt_cmp_plot(res, res->dir, stdout);
 	if (ret)
@@ -154,7 +156,7 @@ int cgt_compare_main(int argc, char **argv)
 	char *command = NULL;
 	size_t len = 0;
 	FILE *m;
-	int ret, nctx;
+	int ret, nctx, interrupted;
 	bool overlapped = false;
 
 	memset(&cfg, 0, sizeof(cfg));
@@ -186,10 +188,19 @@ int cgt_compare_main(int argc, char **argv)
 	       cfg.workloads.n * cfg.threads.n * cfg.locks.n * cfg.repeat * nctx * cfg.duration);
 	fflush(stdout);
 
+	/* a signal ends it after the cell under way: the cells measured whole are written */
+	cgt_cli_on_signals();
 	ret = cgt_compare(&cfg, &res);
 	if (ret) {
 		fprintf(stderr, "cgtorture: compare could not run its threads: %s\n", strerror(-ret));
-		ret = CGT_EXIT_FAIL;
+		ret = CGT_EXIT_TOOL;
+		goto out;
+	}
+	interrupted = cgt_run_interrupted();
+	if (interrupted && !res.measured) {
+		printf("compare: interrupted by SIG%s before a cell was measured whole: nothing "
+		       "written\n", sigabbrev_np(interrupted));
+		ret = CGT_EXIT_SIGNAL + interrupted;
 		goto out;
 	}
 	cgt_cmp_print_tables(stdout, &res);
@@ -200,6 +211,11 @@ int cgt_compare_main(int argc, char **argv)
 		overlapped |= !res.cells[i].consistent;
 	if (!ret && overlapped)
 		ret = CGT_EXIT_FAIL;
+	if (!ret && interrupted) {
+		printf("compare: interrupted by SIG%s after %d of %d cells: the results above are "
+		       "partial\n", sigabbrev_np(interrupted), res.measured, res.ncells);
+		ret = CGT_EXIT_SIGNAL + interrupted;
+	}
 out:
 	cgt_cmp_result_free(&res);
 	free(command);

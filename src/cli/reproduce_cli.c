@@ -22,8 +22,9 @@ static const struct tunable reproduce_tunables[] = {
 	  "a kernel log: free-running time per search, "
 	  "before its controlled schedules (0: none)", offsetof(struct cgt_reproduce_opts, free_s),
 	  -1, 600 },
-	{ "out", &cgt_tunable_string, "results", "DIR", "where a kernel log's reproduction goes (a "
-	  "report.json's goes to its folder)", offsetof(struct cgt_reproduce_opts, out), 0, 0 },
+	{ "out", &cgt_tunable_string, "results", "DIR", "where the reproduction goes (a "
+	  "report.json's: without --out, its own folder)", offsetof(struct cgt_reproduce_opts, out),
+	  0, 0 },
 	{ "map", &cgt_tunable_flag, NULL, NULL,
 	  "a kernel log: print its records and the mapping, search "
 	  "nothing", offsetof(struct cgt_reproduce_opts, map), 0, 0 },
@@ -47,7 +48,8 @@ static void reproduce_help(FILE *f)
 	      "explore options for its bug (else " REPRODUCE_DEFAULT "), seed after seed,\n"
 	      "until the same detector fires with the same kind of evidence (the same walk start\n"
 	      "fate, the same lock cycle, the same invariant); replays that schedule's report to\n"
-	      "check it is exact, then shrinks it. Reports go to REPORT's folder/reproduce.\n\n"
+	      "check it is exact, then shrinks it. Reports go to REPORT's folder/reproduce (or\n"
+	      "--out's).\n\n"
 	      "REPORT may also be a kernel's own report (told apart by content): a dmesg, syslog\n"
 	      "or journalctl log, a mail quoting one (a syzbot mail whole), crash's bt or\n"
 	      "/proc/PID/stack. Its records (hung task, soft or hard lockup, RCU stall, KASAN,\n"
@@ -62,7 +64,8 @@ static void reproduce_help(FILE *f)
 	      "1 reproduced in part (what matched, what the model lacks) or another failure found\n"
 	      "(its page, never counted as the record's); 3 not found within --runs; 2 refused\n"
 	      "(unreadable, no kernel record) or not modelled (it says what is missing);\n"
-	      "128+N interrupted by signal N (what was found so far, said to be partial).\n"
+	      "4 cannot write its reports; 128+N interrupted by signal N (what was found so\n"
+	      "far, said to be partial).\n"
 	      "A write-up with no kernel record (a changelog, a mail's analysis) is refused\n"
 	      "with the functions it names; hand them in as a record with --functions and\n"
 	      "--kind (and --version, --locks), which is then mapped and searched as a log's.\n\n", f);
@@ -111,6 +114,7 @@ int cgt_reproduce_main(int argc, char **argv)
 			"%s is a report.json\n", o.report);
 		return CGT_EXIT_USAGE;
 	}
+	o.out_given = cgt_tunables_given(&set, "out");
 	cgt_cli_on_signals();
 	return is_json(o.report) ? cgt_reproduce_report(&o) : cgt_reproduce_klog(&o);
 }

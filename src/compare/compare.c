@@ -14,6 +14,7 @@
 
 #include "compare.h"
 #include "../base/clock.h"
+#include "../run/run.h"
 
 static int cmp_double(const void *a, const void *b)
 {
@@ -122,7 +123,8 @@ static void print_cell(const struct cgt_cmp_result *res, int i)
 }
 
 /* Measure cell @c: @repeat times each context; 0 or -errno. */
-static int measure_cell(const struct cgt_compare_config *cfg, struct cgt_cmp_cell *c, int index)
+/* A cell with no figures yet: a context not measured has none. */
+static int cell_init(const struct cgt_compare_config *cfg, struct cgt_cmp_cell *c)
 {
 	c->repeats = cfg->repeat;
 	c->consistent = true;
@@ -131,7 +133,16 @@ static int measure_cell(const struct cgt_compare_config *cfg, struct cgt_cmp_cel
 		return -ENOMEM;
 	for (int k = 0; k < CGT_CMP_NR_CTX * c->repeats; k++)
 		for (int f = 0; f < CGT_CMP_NR_FIGS; f++)
-			c->sample[k][f] = NAN;	/* a context not measured has no figures */
+			c->sample[k][f] = NAN;
+	return 0;
+}
+
+static int measure_cell(const struct cgt_compare_config *cfg, struct cgt_cmp_cell *c, int index)
+{
+	int ret = cell_init(cfg, c);
+
+	if (ret)
+		return ret;
 	for (int r = 0; r < c->repeats; r++) {
 		/* the same seed for every context: the same plan and draws in the same threads */
 		uint64_t seed = splitmix64(cfg->seed ^ splitmix64((uint64_t)index << 8 | (uint64_t)r));
@@ -139,10 +150,11 @@ static int measure_cell(const struct cgt_compare_config *cfg, struct cgt_cmp_cel
 		for (int k = 0; k < CGT_CMP_NR_CTX; k++) {
 			int ctx = r % 2 ? CGT_CMP_NR_CTX - 1 - k : k;
 			bool consistent = false;
-			int ret;
 
 			if (!cgt_cmp_ctx_on(cfg, ctx))
 				continue;
+			if (cgt_run_interrupted())
+				break;
 			ret = cgt_cmp_measure(c->workload, c->lock, c->threads, ctx,
 						  cfg->duration, seed, cgt_cmp_sample(c, ctx, r),
 						  &consistent);
@@ -167,9 +179,16 @@ static int compare_cells(const struct cgt_compare_config *cfg, struct cgt_cmp_re
 				c->workload = cfg->workloads.v[w];
 				c->threads = cfg->threads.v[t];
 				c->lock = cfg->locks.v[l];
-				ret = measure_cell(cfg, c, i);
+				/* after a signal, the cells left keep no figures */
+				ret = cgt_run_interrupted() ? cell_init(cfg, c) :
+							      measure_cell(cfg, c, i);
 				if (ret)
 					return ret;
+				if (cgt_run_interrupted()) {
+					cgt_cmp_cell_summarise(c);
+					continue;
+				}
+				res->measured++;
 				if (!cfg->quiet)
 					print_cell(res, i);
 			}

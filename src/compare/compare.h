@@ -185,6 +185,7 @@ struct cgt_cmp_result {
 	const struct cgt_compare_config *cfg;
 	int ncells;
 	struct cgt_cmp_cell *cells;		/* workload-major, then threads, then lock */
+	int measured;				/* of them, measured whole (a signal ends it) */
 	char started[32];			/* local date and time the comparison began */
 	double elapsed;				/* seconds, the whole comparison */
 	int nproc;				/* online CPUs */

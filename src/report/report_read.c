@@ -372,9 +372,9 @@ static int parse_root(const struct ctx *c, json_t *root, struct cgt_report_in *o
 	    get_int(c, root, "", "failures_known", 0, total, &known))
 		return -1;
 	/* end.c: a pass is no failure but known ones, a quiesced model, every thread finished */
-	if (verdict == 1 && total > known)
-		return fail(c, "\"verdict\" is PASS but %lld of \"failures_total\" %lld are not known",
-			    total - known, total);
+	if (verdict != 0 && total > known)
+		return fail(c, "\"verdict\" is %s but %lld of \"failures_total\" %lld are not known",
+			    verdicts[verdict], total - known, total);
 	sched = json_object_get(root, "schedule");
 	if (sched && parse_schedule(c, sched, out))
 		return -1;
@@ -396,6 +396,7 @@ static int parse_root(const struct ctx *c, json_t *root, struct cgt_report_in *o
 		return fail(c, "out of memory");
 	snprintf(out->build, sizeof(out->build), "%s", builds[b]);
 	out->pass = verdict == 1;
+	out->interrupted = verdict == 2;
 	out->failures_total = (long)total;
 	return 0;
 }

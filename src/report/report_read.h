@@ -23,6 +23,7 @@ struct cgt_report_in {
 	char build[16];			/* "plain", "tsan", "asan" */
 	char *command;			/* malloc'd: "cgtorture run ..." */
 	bool pass;			/* verdict */
+	bool interrupted;		/* verdict INTERRUPTED: a partial run, nothing found */
 	int first_detector;		/* enum cgt_detector of failures[0], or -1 */
 	long first_step;		/* failures[0].step, or -1 */
 	char first_summary[256];

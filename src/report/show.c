@@ -26,7 +26,8 @@ int cgt_report_show(const char *path, FILE *out)
 		fprintf(stderr, "cgtorture: %s\n", err);
 		goto out;
 	}
-	fprintf(out, "%s: %s, %s build, %s run, %ld failure(s)\n", path, r.pass ? "PASS" : "FAIL",
+	fprintf(out, "%s: %s, %s build, %s run, %ld failure(s)\n", path,
+		r.pass ? "PASS" : r.interrupted ? "INTERRUPTED (a partial run)" : "FAIL",
 		r.build, r.controlled ? "controlled" : "free-running", r.failures_total);
 	for (int i = 0; i < r.nfailures && i < 5; i++)
 		fprintf(out, "  %s: %s\n", cgt_detector_names[r.failure[i].detector],
@@ -43,7 +44,7 @@ int cgt_report_show(const char *path, FILE *out)
 			r.timeline_decisions ? "(decisions)" : "us");
 	if (cgt_page_write(dirname(copy), basename(copy2), err, sizeof(err))) {
 		fprintf(stderr, "cgtorture: %s\n", err);
-		ret = CGT_EXIT_FAIL;
+		ret = CGT_EXIT_TOOL;
 		goto out;
 	}
 	fprintf(out, "page: %s/report.html\n", r.dir);

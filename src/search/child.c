@@ -142,6 +142,7 @@ static void forward(int sig)
 	if (child_pid > 0)
 		kill(child_pid, sig);
 	forwarded = forwarded ? -1 : sig;	/* a second one: the child is deaf */
+	cgt_run_interrupt(sig);			/* and a search's loop ends with it */
 }
 
 /* Read what the child sent so far into @got; false at the pipe's end. */

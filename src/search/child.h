@@ -54,11 +54,14 @@ struct cgt_child_opts {
 int cgt_child_run(const struct cgt_run_config *cfg, const struct cgt_child_opts *opts,
 		  struct cgt_child_result *out);
 
-/* A search's run: its summary goes to stdout unless @quiet. */
+/*
+ * A search's run: its summary goes to stdout unless @quiet; a signal ends it as it ends
+ * `cgtorture run`, and the search with it (cgt_run_interrupted()).
+ */
 static inline int cgt_run_child(const struct cgt_run_config *cfg, bool quiet,
 				struct cgt_child_result *out)
 {
-	const struct cgt_child_opts opts = { .quiet = quiet };
+	const struct cgt_child_opts opts = { .quiet = quiet, .forward = true };
 
 	return cgt_child_run(cfg, &opts, out);
 }

@@ -45,7 +45,7 @@ int cgt_explore(struct cgt_run_config *cfg, const struct cgt_explore_opts *o)
 	struct cgt_run_config defaults;
 	const char *target_name;
 	bool tty = isatty(STDERR_FILENO);
-	long found = 0, first = 0, runs = o->runs;
+	long found = 0, first = 0, runs = o->runs, done = runs;
 	int bug, target;
 	uint64_t seed0;
 
@@ -78,11 +78,16 @@ int cgt_explore(struct cgt_run_config *cfg, const struct cgt_explore_opts *o)
 		cgt_run_render(cfg);
 		if (cgt_run_child(cfg, true, &r)) {
 			fprintf(stderr, "cgtorture: cannot fork a run: %s\n", strerror(errno));
-					return CGT_EXIT_FAIL;
+			return CGT_EXIT_TOOL;
+		}
+		if (cgt_search_unwritten("explore", cfg, &r)) {
+			cgt_child_result_free(&r);
+			return CGT_EXIT_TOOL;
 		}
 		hit = r.detector >= 0 && (target == CGT_STOP_ON_ANY || r.detector == target);
-		if (!hit && (r.signal || (r.status > 3 && r.status != CGT_EXIT_USAGE)))
-			hit = true;		/* it died: worth a look whatever it was */
+		/* it died: worth a look whatever it was; cut short by a signal, it is not done */
+		if (!hit && (r.signal || (r.status > CGT_EXIT_TOOL && r.status < CGT_EXIT_SIGNAL)))
+			hit = true;
 		if (tty)
 			fprintf(stderr, "\r\033[Kexplore: %ld/%ld schedules, %ld failed", i + 1, runs,
 				found + hit);
@@ -102,12 +107,14 @@ int cgt_explore(struct cgt_run_config *cfg, const struct cgt_explore_opts *o)
 		if (hit && !o->keep_going)
 			break;
 		if (cgt_run_interrupted()) {
-			runs = i + 1;
+			done = i + (r.status < CGT_EXIT_SIGNAL);
 			break;
 		}
 	}
 	if (tty)
 		fputs("\r\033[K", stderr);
+	if (done < runs && !found)
+		return cgt_search_interrupted("explore", done, runs, "schedules");
 	if (found)
 		printf("explore: %s found after %ld schedule(s); %ld of the schedules run failed\n",
 		       target_name, first, found);

@@ -53,11 +53,16 @@ int cgt_report_config(const char *path, struct cgt_report_in *r, struct cgt_run_
 			return CGT_EXIT_FAIL;
 		}
 	}
-	/* ready while the words live: --out points into them until the caller sets its own */
-	ret = cgt_search_config(argc - 1, argv + 1, cfg);
+	/*
+	 * The recorded run's --out is not the search's: each writes in a folder of its own
+	 * (replay and shrink in the report's, reproduce there or in its --out) and checks it.
+	 */
+	ret = cgt_run_options_argv(argc - 1, argv + 1, cfg);
 	cgt_argv_free(argc, argv);
 	if (ret)
-		return ret;
+		return ret < 0 ? CGT_EXIT_USAGE : ret;
+	cfg->out = r->dir;
+	cgt_run_render(cfg);
 	if (r->controlled != (cfg->sched != NULL) ||
 	    (r->controlled && strcmp(r->scheduler, cfg->sched->name))) {
 		fprintf(stderr, "cgtorture: %s: the schedule (%s) does not fit the command (--sched %s)\n",

@@ -29,14 +29,14 @@ static void search_config(struct cgt_run_config *cfg, int detector, char *found)
 int cgt_reproduce(struct cgt_run_config *cfg, int detector, const char *what,
 		  cgt_match_fn match, void *arg, long runs, char *found, size_t len)
 {
-	long other = 0;
+	long other = 0, i;
 
 	search_config(cfg, detector, found);
 	if (cfg->duration < 60)
 		cfg->duration = 60;	/* a controlled run ends by its decisions, not the clock */
 	printf("reproduce: looking for %s (%s) in up to %ld %s schedules of %d decisions\n",
 	       cgt_detector_names[detector], what, runs, cfg->sched->name, cfg->steps);
-	for (long i = 0; i < runs && !cgt_run_interrupted(); i++) {
+	for (i = 0; i < runs && !cgt_run_interrupted(); i++) {
 		struct cgt_child_result r;
 		char got[256], path[600];
 		bool same;
@@ -45,7 +45,15 @@ int cgt_reproduce(struct cgt_run_config *cfg, int detector, const char *what,
 		cfg->seed = 1 + (uint64_t)i;	/* from seed 1: the same count every time */
 		cgt_run_render(cfg);
 		if (cgt_run_child(cfg, true, &r))
-			return CGT_EXIT_FAIL;
+			return CGT_EXIT_TOOL;
+		if (cgt_search_unwritten("reproduce", cfg, &r)) {
+			cgt_child_result_free(&r);
+			return CGT_EXIT_TOOL;
+		}
+		if (r.status >= CGT_EXIT_SIGNAL && r.detector < 0) {
+			cgt_child_result_free(&r);
+			break;		/* cut short: not a schedule tried */
+		}
 		snprintf(path, sizeof(path), "%s/report.json", r.report_dir);
 		snprintf(got, sizeof(got), "no report");
 		same = r.detector == detector && r.report_dir[0] &&
@@ -67,9 +75,11 @@ int cgt_reproduce(struct cgt_run_config *cfg, int detector, const char *what,
 			return CGT_EXIT_PASS;
 		}
 	}
+	if (cgt_run_interrupted())
+		return cgt_search_interrupted("reproduce", i, runs, "schedules");
 	printf("reproduce: no schedule of %ld gave %s of that kind (%ld gave another kind)\n",
 	       runs, cgt_detector_names[detector], other);
-	return CGT_EXIT_FAIL;
+	return CGT_EXIT_MISSED;
 }
 
 int cgt_reproduce_free(struct cgt_run_config *cfg, int detector, const char *what,
@@ -85,7 +95,11 @@ int cgt_reproduce_free(struct cgt_run_config *cfg, int detector, const char *wha
 	fflush(stdout);
 	cgt_run_render(cfg);
 	if (cgt_run_child(cfg, true, &r))
-		return CGT_EXIT_FAIL;
+		return CGT_EXIT_TOOL;
+	if (cgt_search_unwritten("reproduce", cfg, &r)) {
+		cgt_child_result_free(&r);
+		return CGT_EXIT_TOOL;
+	}
 	snprintf(path, sizeof(path), "%s/report.json", r.report_dir);
 	same = r.detector == detector && r.report_dir[0] &&
 	       match(path, detector, arg, got, sizeof(got));
@@ -117,10 +131,14 @@ int cgt_reproduce_exact(const char *found, long shrink)
 		cgt_report_in_free(&found_r);
 		memset(&rcfg, 0, sizeof(rcfg));
 		ret = cgt_report_config(found, &found_r, &rcfg);
-		if (!ret && cgt_shrink(found, &found_r, &rcfg, shrink))
+		if (!ret)
+			ret = cgt_shrink(found, &found_r, &rcfg, shrink);
+		if (ret && ret < CGT_EXIT_SIGNAL) {
 			printf("reproduce: the schedule found stays as it is\n");
+			ret = CGT_EXIT_PASS;
+		}
 	}
-	if (!ret)
+	if (!ret || ret >= CGT_EXIT_SIGNAL)
 		printf("reproduce: exact replay: cgtorture replay %s\nreproduce: the page: "
 		       "%s/report.html\n", found, found_r.dir);
 	cgt_run_render_free(&rcfg);

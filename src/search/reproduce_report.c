@@ -17,7 +17,7 @@
 
 /* The report's command, with the controlled options after it (the later word wins). */
 static int controlled_config(const struct cgt_report_in *r, const struct cgt_run_config *orig,
-			     struct cgt_run_config *cfg)
+			     const char *out, struct cgt_run_config *cfg)
 {
 	const char *more = REPRODUCE_DEFAULT;
 	char err[256], **argv, **all, *words, *w, *save;
@@ -33,7 +33,7 @@ static int controlled_config(const struct cgt_report_in *r, const struct cgt_run
 		return CGT_EXIT_USAGE;
 	}
 	words = strdup(more);
-	all = calloc((size_t)argc + strlen(more) + 3, sizeof(*all));
+	all = calloc((size_t)argc + strlen(more) + 5, sizeof(*all));
 	if (words && all) {
 		n = 0;
 		for (int i = 1; i < argc; i++)
@@ -46,6 +46,8 @@ static int controlled_config(const struct cgt_report_in *r, const struct cgt_run
 		 */
 		all[n++] = "--locks";
 		all[n++] = "model";
+		all[n++] = "--out";
+		all[n++] = (char *)out;
 		ret = cgt_search_config(n, all, cfg);
 	}
 	free(all);
@@ -85,11 +87,13 @@ int cgt_reproduce_report(const struct cgt_reproduce_opts *o)
 		fprintf(stderr, "cgtorture: %s: its failure has no evidence to match\n", o->report);
 		goto out;
 	}
-	ret = controlled_config(&r, &orig, &cfg);
+	out = cgt_path_join(o->out_given ? o->out : r.dir, "reproduce");
+	ret = cgt_search_folder("reproduce", out ? out : "", o->out_given ? "" :
+				" (--out DIR puts the search in a folder you can write)");
+	if (!ret)
+		ret = controlled_config(&r, &orig, out, &cfg);
 	if (ret)
 		goto out;
-	out = cgt_path_join(r.dir, "reproduce");
-	cfg.out = out;
 	snprintf(what, sizeof(what), "kind \"%s\"", kind);
 	ret = cgt_reproduce(&cfg, r.failure[i].detector, what, same_kind, kind, o->runs, found,
 			    sizeof(found));

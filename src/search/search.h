@@ -60,13 +60,14 @@ typedef bool (*cgt_match_fn)(const char *path, int detector, void *arg, char *go
  * reproduce.c: controlled schedules of @cfg (seeds 1, 2, ..., at most @runs, quiet, each
  * given a minute of wall clock) until one fails with @detector and @match(…, @arg) takes it
  * (@what says what is looked for); its report's path goes to @found. The exit status: 0
- * found, 1 not.
+ * found, 3 not, 4 its reports unwritable, 128 + N interrupted (said so).
  */
 int cgt_reproduce(struct cgt_run_config *cfg, int detector, const char *what,
 		  cgt_match_fn match, void *arg, long runs, char *found, size_t len);
 /*
  * reproduce.c: one free-running run of @cfg (its --duration, its seed) that stops at
- * @detector; 0 if it failed so and @match took the failure, its report's path in @found.
+ * @detector; 0 if it failed so and @match took the failure, its report's path in @found;
+ * 4 if its report could not be written, else 1.
  */
 int cgt_reproduce_free(struct cgt_run_config *cfg, int detector, const char *what,
 		       cgt_match_fn match, void *arg, char *found, size_t len);
@@ -77,6 +78,26 @@ int cgt_reproduce_free(struct cgt_run_config *cfg, int detector, const char *wha
  */
 int cgt_reproduce_exact(const char *found, long shrink);
 
+struct cgt_child_result;
+/*
+ * stop.c: a search stopped by a signal (cgt_run_interrupted()) after @done of @total
+ * @what ("schedules"): "CMD: interrupted by SIGINT after 4 of 200 schedules" printed, and its
+ * exit status (128 + the signal) returned. Every search's loop ends so when interrupted with
+ * nothing found.
+ */
+int cgt_search_interrupted(const char *cmd, long done, long total, const char *what);
+/*
+ * stop.c: whether a child run's report was due and could not be written (its status
+ * CGT_EXIT_TOOL); if so, said on stderr: the search stops with that status.
+ */
+bool cgt_search_unwritten(const char *cmd, const struct cgt_run_config *cfg,
+			  const struct cgt_child_result *r);
+/*
+ * stop.c: @dir made and writable, 0; else said on stderr, with @instead after (what would
+ * work, or ""), and CGT_EXIT_TOOL: a search checks its folder before its first run.
+ */
+int cgt_search_folder(const char *cmd, const char *dir, const char *instead);
+
 /* reproduce's options */
 struct cgt_reproduce_opts {
 	const char *report;		/* a report.json, or a kernel log ("-": stdin) */
@@ -84,6 +105,7 @@ struct cgt_reproduce_opts {
 	long shrink;			/* trial runs to shrink the one found */
 	double free_s;			/* a kernel log: free-running seconds per search */
 	const char *out;
+	bool out_given;			/* a report.json's search goes there, not to its folder */
 	bool map;			/* a kernel log: map it, search nothing */
 	/* a record handed in by hand, for a write-up with none: its frames, innermost first */
 	const char *functions;

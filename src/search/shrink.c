@@ -103,7 +103,7 @@ static void shrink_prefix(struct shrink *sh)
  */
 static void shrink_switches(struct shrink *sh)
 {
-	for (long chunks = 2; sh->runs < sh->budget; ) {
+	for (long chunks = 2; sh->runs < sh->budget && !cgt_run_interrupted(); ) {
 		long nseg = cgt_schedule_switches(&sh->best) + 1, size;
 		bool cut = false;
 
@@ -187,6 +187,10 @@ int cgt_shrink(const char *path, const struct cgt_report_in *r, struct cgt_run_c
 		return CGT_EXIT_USAGE;
 	}
 	out = cgt_path_join(r->dir, "shrink");
+	ret = cgt_search_folder("shrink", out, " (copy the report's folder where you can "
+				"write, and shrink the copy)");
+	if (ret)
+		goto out;
 	sh.cfg->out = out;
 	sh.target = r->failure[fi].detector;
 	sh.cfg->stop_on = sh.target;
@@ -194,10 +198,14 @@ int cgt_shrink(const char *path, const struct cgt_report_in *r, struct cgt_run_c
 	walkers0 = sh.cfg->walkers;
 
 	/* the decisions up to the failure, and whatever it takes to end the run */
-	ret = CGT_EXIT_FAIL;
+	ret = CGT_EXIT_MISSED;
 	if (!schedule_prefix(&r->schedule, r->failure[fi].step + 1, &first) ||
 	    !shrink_try(&sh, sh.cfg, &first, false)) {
-		printf("shrink: the failure does not come back following %s's schedule\n", path);
+		if (cgt_run_interrupted())
+			ret = cgt_search_interrupted("shrink", sh.runs, sh.budget, "trial runs");
+		else
+			printf("shrink: the failure does not come back following %s's schedule\n",
+			       path);
 		cgt_schedule_free(&first);
 		goto out;
 	}
@@ -215,6 +223,10 @@ int cgt_shrink(const char *path, const struct cgt_report_in *r, struct cgt_run_c
 	}
 	if (!cgt_run_interrupted())
 		shrink_switches(&sh);
+	if (cgt_run_interrupted()) {
+		ret = cgt_search_interrupted("shrink", sh.runs, sh.budget, "trial runs");
+		goto out;
+	}
 
 	/* the result, replayed exactly, with its report */
 	sh.cfg->follow = &sh.best;
@@ -222,6 +234,7 @@ int cgt_shrink(const char *path, const struct cgt_report_in *r, struct cgt_run_c
 	sh.cfg->lenient = false;
 	sh.cfg->no_report = false;
 	cgt_run_render(sh.cfg);
+	ret = CGT_EXIT_TOOL;	/* what stops it from here on is the tool's */
 	if (cgt_run_child(sh.cfg, true, &fin))
 		goto out;
 	cgt_child_failure(&fin, got, sizeof(got));

@@ -159,5 +159,62 @@ else
 fi
 rmdir "$ro"
 
+# The contract's rows for the other commands. check NAME WANT GOT [PATTERN FILE]: the status,
+# and a line the contract asks for.
+check() {
+	if [ "$3" = "$2" ] && { [ -z "${4:-}" ] || grep -q "$4" "$5"; }; then
+		echo "ok:   $1 -> $3"
+	else
+		echo "FAIL: $1 -> status $3 (want $2)${4:+, or no '$4'}"
+		sed 's/^/    /' "${5:-/dev/null}" | tail -5
+		fails=$((fails + 1))
+	fi
+}
+# interrupted: how far it got, 128 + the signal, never "no schedule failed"
+sd=$(mktemp -d)
+"$bin" explore --bug walk-from-exiting --swarm off --sched random --threads 8 --steps 5000 \
+	--runs 100000 --seed 100000 --out "$sd/x" >"$out" 2>&1 &
+pid=$!
+sleep 2
+kill -TERM "$pid"
+wait "$pid"
+check "explore interrupted" 143 $? '^explore: interrupted by SIGTERM after [0-9]* of 100000 schedules' "$out"
+"$bin" compare --duration 0.3 --threads 2 --repeat 1 --out "$sd/cmp" >"$out" 2>&1 &
+pid=$!
+sleep 4
+kill -INT "$pid"
+wait "$pid"
+rc=$?
+check "compare interrupted" 130 $rc '^compare: interrupted by SIGINT after [0-9]* of [0-9]* cells' "$out"
+[ "$rc" != 130 ] || grep -q 'before a cell was measured' "$out" || ls "$sd"/cmp/*/compare.csv >/dev/null ||
+	{ echo "FAIL: compare interrupted wrote no compare.csv"; fails=$((fails + 1)); }
+# a free-running failure, made a controlled one by reproduce, in a folder nobody may write
+"$bin" run --bug walk-from-exiting --swarm off --perturb 100 --threads 64 --stop-on livelock \
+	--duration 20 --seed 5 --quiet --out "$sd/free" >/dev/null 2>&1
+free=$(ls "$sd"/free/*/report.json | head -1)
+"$bin" reproduce "$free" --runs 30 --shrink 100000 >"$out" 2>&1 &
+pid=$!
+sleep 3
+kill -TERM "$pid"
+wait "$pid"
+check "reproduce interrupted" 143 $? 'interrupted by SIGTERM after' "$out"
+chmod -R a+rX "$sd"
+chmod 755 "$sd/free" "$(dirname "$free")"
+$nobody "$bin" reproduce "$free" --runs 30 --shrink 0 >"$out" 2>"$err"
+check "reproduce, its folder unwritable" 4 $? 'put.* the search in a folder you can write' "$err"
+mkdir "$sd/mine" && chmod 777 "$sd/mine"
+$nobody "$bin" reproduce "$free" --runs 30 --shrink 0 --out "$sd/mine" >"$out" 2>"$err"
+check "reproduce --out, its folder unwritable" 0 $? '^replay: reproduced' "$out"
+$nobody "$bin" replay "$free" --tries 1 >"$out" 2>"$err"
+check "replay, its folder unwritable" 4 $? 'cannot write in' "$err"
+$nobody "$bin" show "$free" >"$out" 2>"$err"
+check "show, its folder unwritable" 4 $? 'cannot write' "$err"
+# a controlled report whose command was edited: the recording no longer fits it
+ctl=$(ls "$sd"/mine/reproduce/*/report.json | head -1)
+sed -i 's/--threads 8/--threads 9/' "$ctl"
+"$bin" replay "$ctl" >"$out" 2>&1
+check "replay of an edited command" 4 $? 'no longer matches its recorded schedule' "$out"
+rm -rf "$sd"
+
 [ "$fails" = 0 ] && echo "cli: all passed" || echo "cli: $fails failure(s)"
 [ "$fails" = 0 ]
