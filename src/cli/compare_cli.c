@@ -62,7 +62,8 @@ static void compare_help(FILE *f)
 		"functions alone, inlined into a loop), the loop's own cost (locks that do nothing)\n"
 		"and with --reference the primitive it is, as its users write it; with repeats;\n"
 		"tables, compare.csv, compare.json and plots.\n"
-		"Exit status: 0 done, 1 a variant's writers overlapped, 2 bad usage.\n\n"
+		"Exit status: 0 done, 1 a variant's writers overlapped, 2 bad usage, 4 cannot write\n"
+		"--out, 128+N interrupted by signal N (the cells measured whole are written).\n\n"
 		"Options:\n");
 	cgt_tunables_table_help(f, compare_tunables, ARRAY_SIZE(compare_tunables));
 	fputs("\nWorkloads:\n", f);

@@ -197,7 +197,8 @@ void cgt_run_options_help(FILE *f)
 	fprintf(f, "usage: cgtorture [run] [OPTION...]\n\n"
 		"Stress a user-space model of the kernel's thread groups and cgroups with real\n"
 		"pthreads, then check its invariants. Exit status: 0 pass (or the --expect'ed\n"
-		"outcome), 1 failure found, 2 bad usage, 3 an expected failure not found.\n\n"
+		"outcome), 1 failure found, 2 bad usage, 3 an expected failure not found, 4 a tool\n"
+		"error (cannot write --out), 128+N interrupted by signal N (verdict INTERRUPTED).\n\n"
 		"Options:\n");
 	cgt_tunables_table_help(f, tunables, ARRAY_SIZE(tunables));
 	fprintf(f, "\nKernel eras (--kernel ERA: tasklist_lock, css_set lock, threadgroup lock; "
