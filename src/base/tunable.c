@@ -31,6 +31,24 @@ void cgt_tunables_table_defaults(const struct tunable *table, size_t n, void *cf
 	}
 }
 
+int cgt_tunable_list_check(const char *name, const char *arg)
+{
+	for (const char *item = arg;; item += strcspn(item, ",") + 1) {
+		size_t len = strcspn(item, ","), key = strcspn(item, ",=");
+
+		if (!len)
+			return cgt_usage_error(name, "'%s' has an empty item", arg, NULL);
+		for (const char *o = arg; o < item; o += strcspn(o, ",") + 1)
+			if (strcspn(o, ",=") == key && !strncmp(o, item, key)) {
+				fprintf(stderr, "cgtorture: --%s: '%.*s' is named twice in '%s'\n",
+					name, (int)key, item, arg);
+				return CGT_EXIT_USAGE;
+			}
+		if (!item[len])
+			return 0;
+	}
+}
+
 /* getopt_long's index @idx back to its set and tunable; the positionals have no option. */
 static int tunable_take(struct tunable_set *sets, size_t nsets, int idx, const char *arg)
 {
@@ -80,6 +98,39 @@ static int positionals_take(struct tunable_set *sets, size_t nsets, int argc, ch
 	return 0;
 }
 
+/*
+ * "unknown option '--lock' (did you mean --locks?)": the word as typed, up to its '=', and
+ * the options it begins, if any. getopt_long would take an abbreviation for the option it
+ * begins; a word that is not an option's whole name is refused, as a later option may make
+ * an abbreviation of today ambiguous.
+ */
+static int unknown_option(const struct option *opts, const char *word)
+{
+	size_t len = strcspn(word, "=");
+	char alike[256] = "";
+
+	for (const struct option *o = opts; o->name && len > 2 && word[1] == '-'; o++) {
+		if (strlen(o->name) == len - 2 && !strncmp(o->name, word + 2, len - 2)) {
+			fprintf(stderr, "cgtorture: --%s takes no value (see --help)\n", o->name);
+			return CGT_EXIT_USAGE;
+		}
+		if (!strncmp(o->name, word + 2, len - 2))
+			snprintf(alike + strlen(alike), sizeof(alike) - strlen(alike), "%s--%s",
+				 alike[0] ? ", " : " (did you mean ", o->name);
+	}
+	fprintf(stderr, "cgtorture: unknown option '%.*s'%s%s (see --help)\n", (int)len, word, alike,
+		alike[0] ? "?)" : "");
+	return CGT_EXIT_USAGE;
+}
+
+/* The word getopt_long took for option @o: "--name", "--name=value", or an abbreviation. */
+static const char *option_word(char **argv, const struct option *o)
+{
+	if (o->has_arg == no_argument || (optarg && optarg != argv[optind - 1]))
+		return argv[optind - 1];
+	return argv[optind - 2];
+}
+
 int cgt_tunables_sets_parse(struct tunable_set *sets, size_t nsets, void (*help)(FILE *f),
 			    int argc, char **argv)
 {
@@ -109,11 +160,17 @@ int cgt_tunables_sets_parse(struct tunable_set *sets, size_t nsets, void (*help)
 		int ret;
 
 		switch (c) {
-		case 0:
+		case 0: {
+			const char *word = option_word(argv, &opts[idx]);
+
+			if (strncmp(word + 2, opts[idx].name, strcspn(word + 2, "=")) ||
+			    strlen(opts[idx].name) != strcspn(word + 2, "="))
+				return unknown_option(opts, word);
 			ret = tunable_take(sets, nsets, idx, optarg);
 			if (ret)
 				return ret;
 			break;
+		}
 		case 'h':
 			help(stdout);
 			return -1;
@@ -121,8 +178,7 @@ int cgt_tunables_sets_parse(struct tunable_set *sets, size_t nsets, void (*help)
 			fprintf(stderr, "cgtorture: %s needs a value (see --help)\n", argv[optind - 1]);
 			return CGT_EXIT_USAGE;
 		default:
-			fprintf(stderr, "cgtorture: unknown option '%s' (see --help)\n", argv[optind - 1]);
-			return CGT_EXIT_USAGE;
+			return unknown_option(opts, argv[optind - 1]);
 		}
 	}
 	return positionals_take(sets, nsets, argc, argv, optind);

@@ -61,6 +61,12 @@ extern const struct tunable_kind_ops cgt_tunable_seconds, cgt_tunable_bound, cgt
 
 /* "cgtorture: --NAME: <fmt with arg> (valid: ...)" on one line; returns CGT_EXIT_USAGE. */
 int cgt_usage_error(const char *name, const char *fmt, const char *arg, const char *valid);
+/*
+ * A comma list @arg of tunable @name: 0, or CGT_EXIT_USAGE once said that an item is empty
+ * ("a,,b", "a,") or named twice (up to its '=', "fork=1,fork=2"). The list kinds call it
+ * first: strtok would pass over an empty item without a word.
+ */
+int cgt_tunable_list_check(const char *name, const char *arg);
 /* A whole decimal long: 0, or -1 if @arg is not one. */
 int cgt_tunable_parse_long(const char *arg, long *out);
 

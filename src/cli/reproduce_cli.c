@@ -92,7 +92,9 @@ static bool is_json(const char *path)
 int cgt_reproduce_main(int argc, char **argv)
 {
 	struct cgt_reproduce_opts o = { 0 };
+	static const char *const klog_only[] = { "map", "free" };
 	struct tunable_set set = TUNABLE_SET(reproduce_tunables, &o);
+	bool json;
 	int ret;
 
 	cgt_tunables_table_defaults(reproduce_tunables, ARRAY_SIZE(reproduce_tunables), &o);
@@ -115,6 +117,15 @@ int cgt_reproduce_main(int argc, char **argv)
 		return CGT_EXIT_USAGE;
 	}
 	o.out_given = cgt_tunables_given(&set, "out");
+	json = is_json(o.report);
+	/* a kernel log's options do nothing to a report.json: refused, not ignored */
+	for (size_t i = 0; json && i < ARRAY_SIZE(klog_only); i++)
+		if (cgt_tunables_given(&set, klog_only[i])) {
+			fprintf(stderr, "cgtorture: reproduce: --%s is for a kernel log; %s is a "
+				"report.json (cgtorture show %s prints what it holds)\n", klog_only[i],
+				o.report, o.report);
+			return CGT_EXIT_USAGE;
+		}
 	cgt_cli_on_signals();
-	return is_json(o.report) ? cgt_reproduce_report(&o) : cgt_reproduce_klog(&o);
+	return json ? cgt_reproduce_report(&o) : cgt_reproduce_klog(&o);
 }

@@ -41,23 +41,24 @@ int cgt_explore_main(int argc, char **argv)
 		TUNABLE_SET(explore_tunables, &o),
 		cgt_run_options(&cfg),
 	};
-	char **pct = NULL;
+	char **pct = calloc((size_t)argc + 3, sizeof(*pct));
+	bool sched = false;
 	int ret;
 
-	ret = cgt_cli_prepare(sets, ARRAY_SIZE(sets), explore_help, argc, argv, &cfg);
-	if (!ret && !cgt_tunables_given(&sets[1], "sched")) {
-		/* parsed again as the controlled runs they are: no free run's draw is theirs */
-		pct = calloc((size_t)argc + 3, sizeof(*pct));
-		if (!pct) {
-			cgt_run_render_free(&cfg);
-			return CGT_EXIT_FAIL;
-		}
-		memcpy(pct, argv, (size_t)argc * sizeof(*argv));
-		pct[argc] = "--sched";
-		pct[argc + 1] = "pct";
-		cgt_run_render_free(&cfg);
-		ret = cgt_cli_prepare(sets, ARRAY_SIZE(sets), explore_help, argc + 2, pct, &cfg);
+	if (!pct)
+		return CGT_EXIT_TOOL;
+	/*
+	 * Without --sched, PCT's, given before the parse: the options are a controlled run's
+	 * from the first (no free run's draw, --depth is PCT's). Option names are whole words.
+	 */
+	memcpy(pct, argv, (size_t)argc * sizeof(*argv));
+	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
+		sched |= !strcmp(argv[i], "--sched") || !strncmp(argv[i], "--sched=", 8);
+	if (!sched) {
+		pct[argc++] = "--sched";
+		pct[argc++] = "pct";
 	}
+	ret = cgt_cli_prepare(sets, ARRAY_SIZE(sets), explore_help, argc, pct, &cfg);
 	if (ret) {
 		free(pct);
 		return ret < 0 ? CGT_EXIT_PASS : ret;

@@ -11,7 +11,7 @@
 #include "../base/exit_status.h"
 
 /*
- * A comma list of at most CGT_LIST_MAX items, each named once, into a list of compare.h
+ * A comma list of at most CGT_LIST_MAX items, none empty, each named once, into a list of compare.h
  * (each begins with its count): @item reads item @i; @all, if the list takes "all", fills it.
  */
 static int parse_list(const struct tunable *t, const char *arg, void *dst,
@@ -19,7 +19,6 @@ static int parse_list(const struct tunable *t, const char *arg, void *dst,
 		      int (*all)(void *dst))
 {
 	char *copy, *tok, *save = NULL;
-	const char *seen[CGT_LIST_MAX];
 	int n = 0, ret = 0;
 
 	_Static_assert(CGT_LIST_MAX == 16, "the message below says 16");
@@ -27,22 +26,19 @@ static int parse_list(const struct tunable *t, const char *arg, void *dst,
 		*(int *)dst = all(dst);
 		return 0;
 	}
+	if (cgt_tunable_list_check(t->name, arg))
+		return CGT_EXIT_USAGE;
 	copy = strdup(arg);
 	if (!copy)
 		return CGT_EXIT_USAGE;
 	for (tok = strtok_r(copy, ",", &save); tok && !ret; tok = strtok_r(NULL, ",", &save)) {
-		for (int i = 0; i < n && !ret; i++)
-			if (!strcmp(seen[i], tok))
-				ret = cgt_usage_error(t->name, "'%s' is listed twice", tok, NULL);
-		if (!ret && n == CGT_LIST_MAX)
+		if (n == CGT_LIST_MAX)
 			ret = cgt_usage_error(t->name, "'%s' has more than 16 items", arg, NULL);
 		if (!ret)
 			ret = item(t, tok, dst, n);
 		if (!ret)
-			seen[n++] = tok;
+			n++;
 	}
-	if (!ret && !n)
-		ret = cgt_usage_error(t->name, "'%s' is an empty list", arg, NULL);
 	if (!ret)
 		*(int *)dst = n;
 	free(copy);

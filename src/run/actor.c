@@ -156,8 +156,10 @@ static void actor_kill(struct task *t)
 
 /*
  * --off-cpu: the caller leaves the CPU holding what it holds. A free-running thread sleeps
- * in naps until the time is up or the run ends, marked off the CPU: the hang watch sees a
- * holder that does not move, though each nap's end makes it runnable for a moment. A
+ * in naps until the time is up, the run's --duration is over or a signal asks for the end
+ * (the last check then finds it back: a run never outlasts its duration for it), marked off
+ * the CPU: the hang watch sees a holder that does not move, though each nap's end makes it
+ * runnable for a moment. A
  * controlled one is blocked on a token nobody wakes, so the schedule goes on without it
  * until nothing else can run.
  */
@@ -165,7 +167,7 @@ static const int off_cpu_token;
 
 static void actor_off_cpu(double seconds)
 {
-	uint64_t end = cgt_clock_ns() + (uint64_t)(seconds * 1e9);
+	double end = cgt_now() + seconds, run_end = actor_run->start + actor_run->cfg->duration;
 	struct timespec ts = { 0, 10000000 };
 
 	if (cgt_sched_on()) {
@@ -173,7 +175,8 @@ static void actor_off_cpu(double seconds)
 		return;
 	}
 	cgt_thread_set_off_cpu(true);
-	while (cgt_clock_ns() < end && !cgt_run_stopping(actor_run))
+	while (cgt_now() < end && cgt_now() < run_end && !cgt_run_stopping(actor_run) &&
+	       !cgt_run_interrupted())
 		nanosleep(&ts, NULL);
 	cgt_thread_set_off_cpu(false);
 }

@@ -84,7 +84,7 @@ static bool run_last_check(struct cgt_run *run)
 	cgroup_offline_all();
 	cgt_events_calm();
 	quiesced = cgt_run_check(run, timeout, true);
-	if (!quiesced)
+	if (!quiesced && !cgt_run_interrupted())
 		cgt_detect_no_rest(timeout);
 	return quiesced;
 }

@@ -115,6 +115,8 @@ static int parse_swarm(const struct tunable *t, const char *arg, void *dst)
 		*(unsigned int *)dst = arg[1] == 'n' ? CGT_SWARM_ALL : 0;
 		return 0;
 	}
+	if (cgt_tunable_list_check(t->name, arg))
+		return CGT_EXIT_USAGE;
 	copy = strdup(arg);
 	if (!copy)
 		return CGT_EXIT_USAGE;
@@ -155,8 +157,10 @@ static int parse_mix(const struct tunable *t, const char *arg, void *dst)
 	unsigned int *mix = dst, total = 0;
 	int ret = 0;
 
-	if (!copy)
+	if (!copy || cgt_tunable_list_check(t->name, arg)) {
+		free(copy);
 		return CGT_EXIT_USAGE;
+	}
 	for (int op = 0; op < CGT_NR_OPS; op++)
 		snprintf(ops + strlen(ops), sizeof(ops) - strlen(ops), "%s%s", op ? ", " : "",
 			 cgt_op_names[op]);
@@ -202,6 +206,8 @@ static int parse_bug(const struct tunable *t, const char *arg, void *dst)
 	char valid[512] = "";
 
 	if (!cgt_bug_parse(arg, &bug)) {
+		if (*(unsigned long *)dst & (1UL << bug))
+			return cgt_usage_error(t->name, "'%s' is given twice", arg, NULL);
 		*(unsigned long *)dst |= 1UL << bug;
 		return 0;
 	}

@@ -15,6 +15,11 @@
 
 #define CFG(field)	offsetof(struct cgt_run_config, field)
 
+/* PCT's depth when none is given: one that does nothing elsewhere is no mistake */
+#define PCT_DEFAULT_DEPTH	3
+#define STR(x)			XSTR(x)
+#define XSTR(x)			#x
+
 static const struct tunable tunables[] = {
 	{ "duration", &cgt_tunable_seconds, "10", "SECONDS",
 	  "how long the run lasts (suffix ms, s, m or h)",
@@ -84,7 +89,7 @@ static const struct tunable tunables[] = {
 	  CFG(stop_on), 0, 0 },
 	{ "sched", &cgt_tunable_sched, "none", "NAME",
 	  "controlled schedule: none (free-running), or a scheduler", CFG(sched), 0, 0 },
-	{ "depth", &cgt_tunable_int, "3", "D", "PCT's bug depth: d-1 priority change points",
+	{ "depth", &cgt_tunable_int, STR(PCT_DEFAULT_DEPTH), "D", "PCT's bug depth: d-1 priority change points",
 	  CFG(sched_tunables.depth), 1, 16 },
 	{ "steps", &cgt_tunable_int, "20000", "N",
 	  "a controlled run's length, in scheduling decisions",
@@ -114,6 +119,53 @@ void cgt_run_options_defaults(struct cgt_run_config *cfg)
 {
 	memset(cfg, 0, sizeof(*cfg));
 	cgt_tunables_table_defaults(tunables, ARRAY_SIZE(tunables), cfg);
+}
+
+/* The build whose sanitizer detector @det is (only it reports), or NULL: every build's. */
+static const char *detector_build(int det)
+{
+	return det == CGT_DET_TSAN ? "tsan" : det == CGT_DET_ASAN ? "asan" : NULL;
+}
+
+/*
+ * What this binary cannot do refused before it runs in vain: a sanitizer's failure asked
+ * for (--expect fail with its bug, --stop-on it) in another build, and options for a mode
+ * the run is not in set to what they would change (a report's rerun command names every
+ * option, at its default where it does nothing). The line names what would work.
+ */
+static int mode_rules(const struct tunable_set *run, const struct cgt_run_config *cfg)
+{
+	const char *build = cfg->stop_on >= 0 && cfg->stop_on < CGT_NR_DETECTORS ?
+			    detector_build(cfg->stop_on) : NULL;
+
+	if (build && strcmp(build, cgt_build_name())) {
+		fprintf(stderr, "cgtorture: --stop-on %s: it reports in the %s build only "
+			"(build/%s/cgtorture; this is the %s build)\n",
+			cgt_detector_names[cfg->stop_on], build, build, cgt_build_name());
+		return CGT_EXIT_USAGE;
+	}
+	for (int b = 0; b < CGT_NR_BUGS && cfg->expect == CGT_EXPECT_FAIL; b++) {
+		const struct cgt_bug_info *bug = &cgt_bug_catalogue[b];
+
+		build = detector_build(bug->detector);
+		if ((cfg->bugs & (1UL << b)) && build && strcmp(build, cgt_build_name())) {
+			fprintf(stderr, "cgtorture: --bug %s: only %s catches it, in the %s build "
+				"(build/%s/cgtorture; this is the %s build)\n", bug->name,
+				cgt_detector_names[bug->detector], build, build, cgt_build_name());
+			return CGT_EXIT_USAGE;
+		}
+	}
+	if (cgt_tunables_given(run, "locks") && !cfg->sched && cfg->lock_mode != CGT_LOCKS_BOTH) {
+		fprintf(stderr, "cgtorture: --locks: a controlled run's (with --sched %s); a free "
+			"run always takes each variant's own code\n", cgt_sched_names());
+		return CGT_EXIT_USAGE;
+	}
+	if (cgt_tunables_given(run, "depth") && cfg->sched_tunables.depth != PCT_DEFAULT_DEPTH &&
+	    (!cfg->sched || strcmp(cfg->sched->name, "pct"))) {
+		fprintf(stderr, "cgtorture: --depth: PCT's bug depth, for --sched pct only\n");
+		return CGT_EXIT_USAGE;
+	}
+	return 0;
 }
 
 /* The run's own rules, once its table (@run, whose configuration is @cfg) is parsed. */
@@ -166,7 +218,7 @@ static int run_rules(const struct tunable_set *run, struct cgt_run_config *cfg)
 			cgt_sched_names());
 		return CGT_EXIT_USAGE;
 	}
-	return 0;
+	return mode_rules(run, cfg);
 }
 
 int cgt_run_options_parse(struct tunable_set *sets, size_t nsets, void (*help)(FILE *f),

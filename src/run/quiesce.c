@@ -37,7 +37,8 @@ static bool run_quiesce(struct cgt_run *run, double timeout, bool patient)
 	int parked = -1, now;
 
 	__atomic_store_n(&run->pause, 1, __ATOMIC_SEQ_CST);
-	while (!all && cgt_now() < deadline) {
+	/* a signal asks for the end within a second: the run is cut short, not judged stuck */
+	while (!all && cgt_now() < deadline && !cgt_run_interrupted()) {
 		now = __atomic_load_n(&run->parked, __ATOMIC_ACQUIRE);
 		all = now == READ_ONCE(run->stats.actors) + run->nwalkers;
 		if (patient && now > parked) {

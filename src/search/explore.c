@@ -55,6 +55,14 @@ int cgt_explore(struct cgt_run_config *cfg, const struct cgt_explore_opts *o)
 		target = bug >= 0 ? (int)cgt_bug_catalogue[bug].detector : CGT_STOP_ON_ANY;
 	cfg->stop_on = target;
 	target_name = target == CGT_STOP_ON_ANY ? "any failure" : cgt_detector_names[target];
+	/* a sanitizer's failure looked for in another build would be looked for in vain */
+	if ((target == CGT_DET_TSAN || target == CGT_DET_ASAN) &&
+	    strcmp(cgt_detector_names[target], cgt_build_name())) {
+		fprintf(stderr, "cgtorture: explore: %s reports in the %s build only "
+			"(build/%s/cgtorture; this is the %s build)\n", cgt_detector_names[target],
+			cgt_detector_names[target], cgt_detector_names[target], cgt_build_name());
+		return CGT_EXIT_USAGE;
+	}
 	if (bug >= 0 && strcmp(cgt_bug_catalogue[bug].build, cgt_build_name()))
 		fprintf(stderr, "cgtorture: note: %s is caught in the %s build, this is the %s build\n",
 			cgt_bug_catalogue[bug].name, cgt_bug_catalogue[bug].build, cgt_build_name());

@@ -50,6 +50,32 @@ expect 2 compare --threads abc
 expect 2 compare --threads ''
 expect 2 compare extra-argument
 expect 2 run --expect sometimes
+# refused up front, naming the word and what would work: a sanitizer's failure the build
+# cannot catch, options that would do nothing in the run's mode, duplicates, empty items, an
+# abbreviation or a value for a flag
+expect 2 run --bug cset-walk-unlocked --stop-on tsan --expect fail
+expect 2 run --bug no-pid-alive --expect fail
+expect 2 run --stop-on asan
+expect 2 explore --bug no-pid-alive --runs 1
+expect 2 run --locks code
+expect 2 run --depth 5
+expect 2 run --sched random --depth 5
+expect 2 explore --sched random --depth 5
+expect 2 run --bug walk-from-exiting --bug walk-from-exiting
+expect 2 run --mix fork=1,fork=2
+expect 2 run --mix fork=1,,exit=2
+expect 2 run --swarm threads,
+expect 2 run --swarm threads,threads
+expect 2 compare --locks rwsem,
+expect 2 compare --threads 2,,4
+expect 2 run --lock percpu-rwsem
+expect 2 run --quiet=yes
+"$bin" run --lock percpu-rwsem 2>"$err"
+grep -q "unknown option '--lock' (did you mean --locks?)" "$err" ||
+	{ echo "FAIL: the parser does not name the word: $(cat "$err")"; fails=$((fails + 1)); }
+"$bin" run --bug cset-walk-unlocked --stop-on tsan --expect fail 2>"$err"
+grep -q 'build/tsan/cgtorture' "$err" ||
+	{ echo "FAIL: the build that can is not named: $(cat "$err")"; fails=$((fails + 1)); }
 expect 0 compare --help
 expect 0 --help
 expect 0 run --help
@@ -115,6 +141,31 @@ else
 	echo "FAIL: the ramp did not reach 1750 of 2000 threads (ramp_s=${ramp:-none}, peak=${peak:-none})"
 	fails=$((fails + 1))
 fi
+
+# A large --stall or off-CPU hold bounds no free run past its --duration: the swarm's off-CPU
+# holder (up to half of --stall) goes back on the CPU when the run's time is up, or at a
+# signal. Seed 6 draws one: it took 28.8 s before; the bound is generous for a loaded machine.
+start=$(date +%s)
+expect 0 run --stall 60 --duration 1 --seed 6 --quiet
+took=$(( $(date +%s) - start ))
+[ "$took" -le 15 ] && echo "ok:   --stall 60 --duration 1 took ${took} s" ||
+	{ echo "FAIL: --stall 60 --duration 1 took ${took} s"; fails=$((fails + 1)); }
+st=$(mktemp -d)
+"$bin" run --stall 3600 --duration 60 --seed 6 --quiet --out "$st" >"$out" 2>&1 &
+pid=$!
+sleep 2
+start=$(date +%s)
+kill -TERM "$pid"
+wait "$pid"
+rc=$?
+took=$(( $(date +%s) - start ))
+if [ "$rc" = 143 ] && [ "$took" -le 5 ]; then
+	echo "ok:   --stall 3600: SIGTERM ended it in ${took} s"
+else
+	echo "FAIL: --stall 3600: SIGTERM -> status $rc after ${took} s"
+	fails=$((fails + 1))
+fi
+rm -rf "$st"
 
 # The exit-status contract (README.md's table), run's rows. Interrupted (128 + the signal):
 # the partial run is named so and its report written; `| head -1` ends it as SIGPIPE would.
