@@ -112,7 +112,7 @@ void cgt_print_summary(FILE *f, const struct cgt_run_config *cfg, const struct c
 {
 	struct cgt_failure fl[CGT_MAX_FAILURES];
 	const struct cgt_stats *s = &r->stats;
-	double secs = r->elapsed > 0 ? r->elapsed : 1;
+	double secs = r->elapsed > 0 ? r->elapsed : 1, wall;
 	long total = 0;
 	int nf = cgt_failures_get(fl, CGT_MAX_FAILURES);
 
@@ -193,12 +193,20 @@ void cgt_print_summary(FILE *f, const struct cgt_run_config *cfg, const struct c
 	if (r->pictures_note[0])
 		fprintf(f, "%s\n", r->pictures_note);
 
+	/* from the clock's reset as the run began: its boot, its time, the last check, the drain */
+	wall = (double)cgt_clock_ns() / 1e9;
+	if (cfg->sched)
+		fprintf(f, "wall time %.1f s for %ld decisions\n", wall, r->steps);
+	else
+		fprintf(f, "wall time %.1f s for a %g s run (its last check and drain included)\n",
+			wall, cfg->duration);
 	print_coverage_counts(f, &r->cover);
+	/* failures= counts what is not the era's known behaviour; known= counts that */
 	fprintf(f, "SUMMARY iter=%s css-lock=%s threads=%d seed=%llu ops=%ld ops_per_s=%.0f "
-		"peak=%ld failures=%ld known=%ld first_failure_s=%.3f ramp_s=%.2f verdict=%s\n",
-		cgt_iter_name(cfg->iter), cfg->css_lock->name, cfg->threads,
-		(unsigned long long)cfg->seed, total, total / secs, s->peak, r->failures, r->known,
-		r->first_failure, cgt_stats_ramp_s(s), cgt_verdict(r));
+		"peak=%ld failures=%ld known=%ld first_failure_s=%.3f ramp_s=%.2f wall_s=%.2f "
+		"verdict=%s\n", cgt_iter_name(cfg->iter), cfg->css_lock->name, cfg->threads,
+		(unsigned long long)cfg->seed, total, total / secs, s->peak, r->failures - r->known,
+		r->known, r->first_failure, cgt_stats_ramp_s(s), wall, cgt_verdict(r));
 	fprintf(f, "End of test: %s\n", !strcmp(cgt_verdict(r), "FAIL") ? "FAILURE" :
 		cgt_verdict(r));
 }

@@ -94,10 +94,16 @@ bool cgt_run_free(struct cgt_run *run, struct cgt_run_result *res)
 {
 	struct run_progress progress;
 
+	bool drained;
+
 	cgt_run_progress_begin(run, &progress);
 	run_loop(run, &progress);
 	cgt_press_stop(cgt_now() - run->start);
-	cgt_run_progress_end(&progress);
+	run->ending = &progress;
+	progress.next_progress = 0;	/* the wait says so at once */
 	res->quiesced = run_last_check(run);
-	return cgt_run_drain(run);
+	drained = cgt_run_drain(run);
+	run->ending = NULL;
+	cgt_run_progress_end(&progress);
+	return drained;
 }

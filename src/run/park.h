@@ -34,6 +34,8 @@ struct cgt_run {
 	bool final;			/* the pause under way is the last one */
 	long stop_step;
 	long next_check_step;
+	/* the progress line of a free run past its time (run_internal.h), or NULL */
+	struct run_progress *ending;
 };
 
 void cgt_run_park(struct cgt_run *run, struct task *me);

@@ -27,16 +27,28 @@ void cgt_run_progress(struct cgt_run *run, struct run_progress *p)
 		cgt_stats_snapshot(&run->stats, &s);
 		if (p->tty)
 			fputs("\r\033[K", stderr);
-		cgt_print_stats(stdout, &s, elapsed, cgt_failures_total(),
-				cfg->swarm ? cgt_phase_now() : NULL);
+		cgt_print_stats(stdout, &s, elapsed, cgt_failures_total() - cgt_failures_known(),
+				cgt_failures_known(), cfg->swarm ? cgt_phase_now() : NULL);
 		fflush(stdout);
 		p->next_stats += cfg->stats_interval;
 	}
 	if (p->tty && now >= p->next_progress) {
 		cgt_stats_snapshot(&run->stats, &s);
-		cgt_print_progress(stderr, &s, elapsed, cfg->duration, cgt_failures_total());
+		cgt_print_progress(stderr, &s, elapsed, cfg->duration,
+				   cgt_failures_total() - cgt_failures_known());
 		p->next_progress = now + 0.25;
 	}
+}
+
+void cgt_run_progress_wait(struct run_progress *p, const char *what, long left)
+{
+	double now = cgt_now();
+
+	if (!p->tty || now < p->next_progress)
+		return;
+	fprintf(stderr, "\r\033[K%s: %ld thread(s) to go", what, left);
+	fflush(stderr);
+	p->next_progress = now + 0.25;
 }
 
 /* The run's end: the progress line wiped, so that the summary starts on a clean line. */

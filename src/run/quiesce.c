@@ -45,6 +45,9 @@ static bool run_quiesce(struct cgt_run *run, double timeout, bool patient)
 			parked = now;
 			deadline = cgt_now() + timeout;
 		}
+		if (run->ending)
+			cgt_run_progress_wait(run->ending, "last check",
+					      READ_ONCE(run->stats.actors) + run->nwalkers - now);
 		if (!all)
 			cgt_run_sleep_tick();
 	}
@@ -97,6 +100,8 @@ bool cgt_run_drain(struct cgt_run *run)
 		}
 		if (cgt_now() > deadline)
 			return false;
+		if (run->ending)
+			cgt_run_progress_wait(run->ending, "draining", left);
 		cgt_run_sleep_tick();
 	}
 	return true;

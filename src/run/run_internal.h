@@ -28,6 +28,11 @@ struct run_progress {
 void cgt_run_progress_begin(const struct cgt_run *run, struct run_progress *p);
 void cgt_run_progress(struct cgt_run *run, struct run_progress *p);
 void cgt_run_progress_end(const struct run_progress *p);
+/*
+ * Past the run's time, what it waits for (@what: "last check", "draining") and for how many
+ * threads, on the progress line: a large run's end is long, and must not be silent.
+ */
+void cgt_run_progress_wait(struct run_progress *p, const char *what, long left);
 
 /* end.c: the run's early ends (signal, --stop-on, hard deadline) and its result */
 void cgt_run_end_arm(struct cgt_run *run, struct cgt_run_result *res);

@@ -61,7 +61,7 @@ static inline double cgt_stats_ramp_s(const struct cgt_stats *s)
 	return s->ramp_ms >= 0 ? (double)s->ramp_ms / 1000 : -1.0;
 }
 void cgt_print_stats(FILE *f, const struct cgt_stats *s, double elapsed, long failures,
-		     const struct cgt_phase *phase);
+		     long known, const struct cgt_phase *phase);
 void cgt_print_progress(FILE *f, const struct cgt_stats *s, double elapsed, double duration,
 			long failures);
 

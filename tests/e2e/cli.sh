@@ -167,6 +167,20 @@ else
 fi
 rm -rf "$st"
 
+# The summary gives the run's wall time; on a terminal, a large run's last check and drain say
+# so on the progress line (script(1) gives the run a terminal).
+if command -v script >/dev/null; then
+	script -qc "$bin run --duration 1 --threads 3000 --swarm off --seed 2" "$out" >/dev/null 2>&1
+	if grep -aq 'draining: [0-9]* thread(s) to go' "$out" &&
+		grep -aq '^wall time [0-9.]* s for a 1 s run' "$out" &&
+		grep -aq '^SUMMARY .* wall_s=[0-9.]* ' "$out"; then
+		echo "ok:   the drain on the progress line, the wall time in the summary"
+	else
+		echo "FAIL: no drain on the progress line, or no wall time"
+		fails=$((fails + 1))
+	fi
+fi
+
 # The exit-status contract (README.md's table), run's rows. Interrupted (128 + the signal):
 # the partial run is named so and its report written; `| head -1` ends it as SIGPIPE would.
 ir=$(mktemp -d)
