@@ -18,7 +18,6 @@
 
 #include "search.h"
 #include "../base/build.h"
-#include "../base/files.h"
 #include "../report/kmap.h"
 #include "../report/page.h"
 #include "../run/catalogue.h"
@@ -375,11 +374,11 @@ static void mechanism_words(const struct cgt_kmap *m, enum cgt_detector det, cha
  * Candidate @c searched: free-running for @o->free_s, then controlled for @runs schedules
  * (all @left once free-running found it: it is this candidate's). The failure kept (a
  * controlled one before a free-running one) goes to @f; @judge keeps the first that was
- * another failure.
+ * another failure. 0, or CGT_EXIT_TOOL if its runs' reports could not be written.
  */
-static void search(const struct cgt_reproduce_opts *o, const struct cgt_kmap *map,
-		   const struct cgt_kmap_candidate *c, const char *out, long left, long *runs,
-		   struct klog_judge *judge, struct klog_found *f)
+static int search(const struct cgt_reproduce_opts *o, const struct cgt_kmap *map,
+		  const struct cgt_kmap_candidate *c, const char *out, long left, long *runs,
+		  struct klog_judge *judge, struct klog_found *f)
 {
 	struct cgt_run_config cfg = { 0 };
 	char words[1024], what[300], mech[160], path[600];
@@ -396,6 +395,8 @@ static void search(const struct cgt_reproduce_opts *o, const struct cgt_kmap *ma
 				       sizeof(path));
 	cgt_run_render_free(&cfg);
 	memset(&cfg, 0, sizeof(cfg));
+	if (r == CGT_EXIT_TOOL)
+		return r;
 	if (r == CGT_EXIT_PASS) {
 		*runs = left;
 		f->grade = judge->last.grade;
@@ -404,10 +405,12 @@ static void search(const struct cgt_reproduce_opts *o, const struct cgt_kmap *ma
 	}
 	if (cgt_run_interrupted() || candidate_config(map, c, 0, out, &cfg, words, sizeof(words))) {
 		cgt_run_render_free(&cfg);
-		return;
+		return 0;
 	}
 	r = cgt_reproduce(&cfg, c->detector, what, klog_match, judge, *runs, path, sizeof(path));
 	cgt_run_render_free(&cfg);
+	if (r == CGT_EXIT_TOOL)
+		return r;
 	/* an exact schedule of the same grade replaces a free-running failure */
 	if (!r && judge->last.grade >= f->grade) {
 		f->grade = judge->last.grade;
@@ -415,6 +418,7 @@ static void search(const struct cgt_reproduce_opts *o, const struct cgt_kmap *ma
 		f->exact = true;
 		snprintf(f->path, sizeof(f->path), "%s", path);
 	}
+	return 0;
 }
 
 /* The folder of a report.json's path, for its page. */
@@ -519,10 +523,10 @@ int cgt_reproduce_klog(const struct cgt_reproduce_opts *o)
 	if (!out)
 		goto out;
 	sprintf(out, "%s/reproduce-%s", o->out[0] ? o->out : ".", base);
-	if (cgt_mkdir_p(out)) {
-		fprintf(stderr, "cgtorture: --out: cannot make '%s'\n", out);
+	ret = cgt_search_folder("reproduce", out, "");
+	if (ret)
 		goto out;
-	}
+	ret = CGT_EXIT_USAGE;
 	for (int i = 0; i < map->ncandidates && tried < runs && !cgt_run_interrupted(); i++) {
 		const struct cgt_kmap_candidate *c = &map->cand[i];
 
@@ -538,7 +542,10 @@ int cgt_reproduce_klog(const struct cgt_reproduce_opts *o)
 		if (per < 10)
 			per = runs - tried < 10 ? runs - tried : 10;
 		searched++;
-		search(o, map, c, out, runs - tried, &per, &judge, &f);
+		if (search(o, map, c, out, runs - tried, &per, &judge, &f) == CGT_EXIT_TOOL) {
+			ret = CGT_EXIT_TOOL;
+			goto out;
+		}
 		tried += per;
 		if (f.grade > best.grade || (f.grade == best.grade && f.exact && !best.exact))
 			best = f;
@@ -546,11 +553,11 @@ int cgt_reproduce_klog(const struct cgt_reproduce_opts *o)
 			break;
 	}
 	if (cgt_run_interrupted()) {
-		printf("reproduce: interrupted after %ld of %ld schedule(s), %d search(es): "
-		       "what follows is what was found so far\n", tried, runs, searched);
+		/* the search it cut short said how far it got; this says how many were done */
+		ret = cgt_search_interrupted("reproduce", searched - 1, map->ncandidates,
+					     "searches");
 		if (verdict(o, path, map, &best, &judge, tried) < 0)
 			printf("reproduce: nothing found before the interruption\n");
-		ret = 128 + cgt_run_interrupted();
 		goto out;
 	}
 	ret = verdict(o, path, map, &best, &judge, tried);
