@@ -92,8 +92,12 @@ asan: build/asan/cgtorture
 # checks run the cgtorture binary itself, from tests/e2e/variants.sh.
 UNIT_TESTS := $(patsubst tests/unit/%.c,build/asan/tests/unit/%,$(TEST_SRCS))
 
+# test_locks runs one test at a time: with two at once, Criterion's own runner process
+# (criterion_run_all_tests, not a test) now and then leaks 48 bytes as the policy tests'
+# threads end, and LeakSanitizer fails the binary for it.
 unit: $(UNIT_TESTS)
-	@set -e; for t in $(UNIT_TESTS); do echo "== $$t"; $$t --jobs 2 --short-filename; done
+	@set -e; for t in $(UNIT_TESTS); do echo "== $$t"; \
+		case $$t in */test_locks) j=1 ;; *) j=2 ;; esac; $$t --jobs $$j --short-filename; done
 
 # Read the plain build's objects: a call from a lower layer to a higher one fails, and so do
 # two files of one folder that call each other round (tests/e2e/layers.sh, in make test, shows it
