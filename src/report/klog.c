@@ -27,23 +27,78 @@ static const char *skip_space(const char *s)
 	return s;
 }
 
-/* "Dec  3 10:00:01 host kernel: " and journalctl's "host kernel: ": the text after it. */
-static const char *syslog_prefix(const char *s)
+static bool capitalised_word(const char *s)	/* "Dec ", "Mon " */
 {
-	const char *k = strstr(s, " kernel: ");
-
-	if (!k || k - s > 100)
-		return s;
-	/* a month name or an ISO date before it, not words of a sentence */
-	if (!(isupper((unsigned char)s[0]) && islower((unsigned char)s[1]) && s[3] == ' ') &&
-	    !(isdigit((unsigned char)s[0]) && s[4] == '-'))
-		return s;
-	return k + 9;
+	return isupper((unsigned char)s[0]) && islower((unsigned char)s[1]) &&
+	       islower((unsigned char)s[2]) && s[3] == ' ';
 }
 
 /*
- * dmesg's prefixes: "[ 1234.567890]", -T's "[Aug 8 14:13]", relative "[  +0.000021]", the
- * caller id "[   T15]" or "[C1]", and a time whose '[' a mail lost: the text after one.
+ * What syslog and journalctl put before a line: a time in any of their forms ("Dec  3
+ * 10:00:01", "Dec 07 13:04:04.123456", "[ 1234.567890]", "2026-12-07T13:04:04+0000", "Mon
+ * 2026-12-07 13:04:04 UTC", "1733576644.123456", a month in the locale's words), the host
+ * and "kernel: "; or an old syslog's "Jun 26 21:23:34 host " with no tag. The text after it.
+ */
+static const char *syslog_prefix(const char *s)
+{
+	const char *k = strstr(s, " kernel: "), *host, *p;
+	bool digit = false;
+
+	if (k && k - s <= 100) {
+		for (host = k; host > s && host[-1] != ' '; host--)
+			;
+		for (p = s; p < host; p++)
+			digit |= isdigit((unsigned char)*p) != 0;
+		/* a time, then a host: not a sentence that names the kernel */
+		if (host > s + 1 && digit && (p = strpbrk(s, ":.")) && p < host &&
+		    (*s == '[' || isdigit((unsigned char)*s) || capitalised_word(s) ||
+		     (unsigned char)*s >= 0x80))
+			return k + 9;
+	}
+	if (!capitalised_word(s))
+		return s;
+	p = skip_space(s + 4);
+	if (!isdigit((unsigned char)p[0]) || (p[1] != ' ' && (!isdigit((unsigned char)p[1]) ||
+							     p[2] != ' ')))
+		return s;
+	p = skip_space(p + 1 + (p[1] != ' '));
+	if (strspn(p, "0123456789:") != 8 || p[2] != ':' || p[5] != ':' || p[8] != ' ')
+		return s;
+	p += 9;
+	host = p + strcspn(p, " ");
+	return host > p && *host == ' ' ? host + 1 : s;
+}
+
+/* dmesg -x's "kern  :err   : ": a facility, a level, each padded. The text after it. */
+static const char *facility_prefix(const char *s)
+{
+	static const char *const levels[] = { "emerg", "alert", "crit", "err", "warn",
+					      "notice", "info", "debug" };
+	const char *p = s, *l;
+	size_t n;
+
+	while (islower((unsigned char)*p) || isdigit((unsigned char)*p))
+		p++;
+	if (p == s || p - s > 8)
+		return s;
+	p = skip_space(p);
+	if (*p != ':')
+		return s;
+	l = ++p;
+	n = strspn(l, "abcdefghijklmnopqrstuvwxyz");
+	p = skip_space(l + n);
+	if (*p != ':' || p[1] != ' ')
+		return s;
+	for (size_t i = 0; i < sizeof(levels) / sizeof(levels[0]); i++)
+		if (n == strlen(levels[i]) && !strncmp(l, levels[i], n))
+			return p + 2;
+	return s;
+}
+
+/*
+ * dmesg's prefixes: "[ 1234.567890]", -T's "[Mon Dec  7 13:04:04 2026]", -e's "[Aug 8
+ * 14:13]", relative "[  +0.000021]", the caller id "[   T15]" or "[C1]", and a time whose '['
+ * a mail lost: the text after one.
  */
 static const char *time_prefix(const char *s)
 {
@@ -65,8 +120,8 @@ static const char *time_prefix(const char *s)
 	if ((*p == 'T' || *p == 'C') && isdigit((unsigned char)p[1]) &&
 	    strspn(p + 1, "0123456789") == (size_t)(q - p - 1))
 		return q + 1 + (q[1] == ' ');
-	if (isupper((unsigned char)p[0]) && islower((unsigned char)p[1]) && p[3] == ' ')
-		p += 4;				/* a month */
+	for (int w = 0; w < 2 && capitalised_word(p); w++)
+		p = skip_space(p + 4);		/* a day's name, a month */
 	if (strspn(p, "0123456789 .:+-") != (size_t)(q - p) || !n)
 		return NULL;
 	return q + 1 + (q[1] == ' ');
@@ -87,7 +142,10 @@ const char *cgt_klog_clean(char *line)
 		if (*s == ' ')
 			s++;
 	}
-	s = syslog_prefix(s);
+	p = skip_space(s);			/* a quote's "> " and a space more */
+	if (syslog_prefix(p) != p)
+		s = syslog_prefix(p);
+	s = facility_prefix(s);
 	if (s[0] == '<' && isdigit((unsigned char)s[1]) && s[2] == '>')
 		s += 3;				/* printk level */
 	while ((p = time_prefix(s)))

@@ -383,3 +383,35 @@ Test(kmap, the_oom_killers_own_lines_are_evidence_beside_a_stalled_writer)
 	cr_expect_str_eq(m.waits_for, "tasklist_lock");
 	cr_expect_eq(m.cand[0].bug, CGT_BUG_WALK_FROM_EXITING);
 }
+
+Test(klog, cleans_the_prefixes_of_dmesg_journalctl_and_syslog_forms)
+{
+	static const char *const in[] = {
+		"[Mon Dec  7 13:04:04 2026] INFO: task a:1 blocked",		/* dmesg -T */
+		"[Dec 7 13:04] INFO: task a:1 blocked",				/* dmesg -e */
+		"[  +0.000012] INFO: task a:1 blocked",				/* --reltime */
+		"kern  :err   : [  5.1] INFO: task a:1 blocked",		/* dmesg -x */
+		"kern  :warn  : INFO: task a:1 blocked",
+		"Dec 07 13:04:04.123456 host kernel: INFO: task a:1 blocked",	/* short-precise */
+		"[ 1234.567890] host kernel: INFO: task a:1 blocked",		/* short-monotonic */
+		"2026-12-07T13:04:04+0000 host kernel: INFO: task a:1 blocked",	/* short-iso */
+		"Mon 2026-12-07 13:04:04 UTC host kernel: INFO: task a:1 blocked", /* short-full */
+		"1733576644.123456 host kernel: INFO: task a:1 blocked",	/* short-unix */
+		"Jun 26 21:23:34 ng5 INFO: task a:1 blocked",	/* a syslog without "kernel:" */
+	};
+
+	for (size_t i = 0; i < sizeof(in) / sizeof(in[0]); i++) {
+		char line[128];
+
+		snprintf(line, sizeof(line), "%s", in[i]);
+		cr_expect_str_eq(cgt_klog_clean(line), "INFO: task a:1 blocked", "%s", in[i]);
+	}
+}
+
+Test(klog, cleans_no_sentence_that_names_the_kernel)
+{
+	char a[] = "The kernel: it hung", b[] = "we run kern  :err   : here";
+
+	cr_expect_str_eq(cgt_klog_clean(a), "The kernel: it hung");
+	cr_expect_str_eq(cgt_klog_clean(b), "we run kern  :err   : here");
+}
