@@ -317,13 +317,16 @@ static const char *uname_version(const char *s)
 enum { VERSION_NONE, VERSION_FOUND, VERSION_NEXT };
 
 /*
- * A kernel version in one of the forms a log writes it, into @out if that is still empty:
- * after "Not tainted " or "Tainted: G  W  O " (VERSION_NEXT when nothing follows: a mail
- * wrapped the line, the version is alone on the next), lockdep's "5.17.0-rc2+ #171 Tainted:",
- * "Linux version ", 2.6's "EFLAGS: 00010202   (2.6.6)", uname -a's line, crash's "RELEASE: ",
- * syzbot's "HEAD commit:" and its stable trees' "git tree: linux-6.1.y".
+ * A kernel version in one of the forms a log writes it, into @out if that is still empty: the
+ * log's own ("Linux version ", uname -a's line, crash's "RELEASE: ", syzbot's "HEAD commit:"
+ * and its stable trees' "git tree: linux-6.1.y") and, for a @record's lines, those of the
+ * dump: after "Not tainted " or "Tainted: G  W  O " (VERSION_NEXT when nothing follows: a
+ * mail wrapped the line, the version is alone on the next), lockdep's "5.17.0-rc2+ #171
+ * Tainted:", 2.6's "EFLAGS: 00010202   (2.6.6)". A dump's line outside every record (the
+ * "CPU: 7 Not tainted" a bare dump_stack() backtrace follows) dates no record: the mapper
+ * reads the log's version as the kernel of every record, failures or not.
  */
-static int version_of(const char *s, char *out, size_t len)
+static int version_of(const char *s, char *out, size_t len, bool record)
 {
 	const char *p = NULL, *t;
 	size_t n;
@@ -331,7 +334,7 @@ static int version_of(const char *s, char *out, size_t len)
 	if (out[0])
 		return VERSION_NONE;
 	s = skip_space(s);
-	if ((t = strstr(s, "Not tainted")) || (t = strstr(s, "Tainted: "))) {
+	if (record && ((t = strstr(s, "Not tainted")) || (t = strstr(s, "Tainted: ")))) {
 		if ((n = version_alone(s)) && s + n < t) {
 			p = s;
 		} else {
@@ -342,7 +345,7 @@ static int version_of(const char *s, char *out, size_t len)
 		}
 	} else if ((t = strstr(s, "Linux version "))) {
 		p = t + 14;
-	} else if ((t = strstr(s, "EFLAGS: ")) && (t = strchr(t, '('))) {
+	} else if (record && (t = strstr(s, "EFLAGS: ")) && (t = strchr(t, '('))) {
 		p = t + 1;
 	} else if (!strncmp(s, "RELEASE: ", 9)) {
 		p = s + 9;
@@ -695,7 +698,7 @@ static bool continues(struct cgt_klog_record *r, enum cgt_klog_kind kind, const 
 	return !strcmp(r->title, s);
 }
 
-/* The versions a line gives: to the open record @r, else to the log; the log's own always. */
+/* The versions a line gives: to the open record @r; the log's own forms to the log too. */
 static void versions_of(struct klog_state *st, struct cgt_klog *log, struct cgt_klog_record *r,
 			const char *s)
 {
@@ -705,10 +708,12 @@ static void versions_of(struct klog_state *st, struct cgt_klog *log, struct cgt_
 
 	if (st->wrapped == out && (n = version_alone(t)))
 		copy_name(out, sizeof(log->version), t, n);
-	st->wrapped = version_of(s, out, sizeof(log->version)) == VERSION_NEXT ? out : NULL;
-	if (r && (strstr(s, "Linux version ") || !strncmp(t, "HEAD commit:", 12) ||
-		  !strncmp(t, "git tree:", 9)))
-		version_of(s, log->version, sizeof(log->version));
+	if (version_of(s, out, sizeof(log->version), r != NULL) == VERSION_NEXT)
+		st->wrapped = out;
+	else
+		st->wrapped = NULL;
+	if (r)
+		version_of(s, log->version, sizeof(log->version), false);
 }
 
 static void take_frame(struct cgt_klog_record *r, const char *fn, const struct frame_form *f)
