@@ -169,6 +169,14 @@ int cgt_klog_version(const char *v)
 	return (int)(major * 100 + minor);
 }
 
+/* A hung task's " blocked for more than", or " blocked for" where a mail wrapped it. */
+static const char *blocked_for(const char *s)
+{
+	const char *p = strstr(s, " blocked for");
+
+	return p && (!strncmp(p + 12, " more", 5) || !*skip_space(p + 12)) ? p : NULL;
+}
+
 /* The kind a record's first line starts, or -1. */
 static int record_kind(const char *s)
 {
@@ -208,9 +216,14 @@ static int record_kind(const char *s)
 		if (starts[i].prefix ? !strncmp(s, starts[i].at, strlen(starts[i].at)) :
 				       strstr(s, starts[i].at) != NULL) {
 			/* "INFO: task X:1 blocked for more than": not "INFO: task hung in" */
-			if (starts[i].kind == CGT_KLOG_HUNG_TASK && !strstr(s, " blocked for more"))
+			if (starts[i].kind == CGT_KLOG_HUNG_TASK && !blocked_for(s))
 				continue;
 			if (!strcmp(starts[i].at, ": Vector: ") && strncmp(s, "cpu 0x", 6))
+				continue;
+			/* die()'s "Oops: 0002 [#1]", "Oops: Exception in kernel mode, sig: 5
+			   [#1]": not a mail's "Oops: I forgot the config" */
+			if (!strcmp(starts[i].at, "Oops: ") && !strstr(s, " [#") &&
+			    strspn(s + 6, "0123456789abcdef") != 4)
 				continue;
 			return starts[i].kind;
 		}
@@ -256,7 +269,7 @@ static void record_start(struct cgt_klog *log, enum cgt_klog_kind kind, const ch
 	s = skip_space(s);
 	copy_name(r->title, sizeof(r->title), s, strlen(s));
 	if (kind == CGT_KLOG_HUNG_TASK) {
-		p = strstr(s, " blocked for more");
+		p = blocked_for(s);
 		comm_pid(r, s + 11, p);
 	} else if ((p = strrchr(s, '[')) && strchr(p, ']')) {
 		comm_pid(r, p + 1, strchr(p, ']'));	/* soft lockup's [comm:pid] */
@@ -509,6 +522,16 @@ static const char *frame_brackets(const char *s)
 	return s;
 }
 
+/* A ppc64 kernel address ("c00000027bcf39f0", a module's "d000...") between @p and @end. */
+static bool ppc64_address(const char *p, const char *end)
+{
+	for (; p + 16 <= end; p++)
+		if ((!strncmp(p, "c000", 4) || !strncmp(p, "d000", 4)) &&
+		    strspn(p, "0123456789abcdef") == 16)
+			return true;
+	return false;
+}
+
 /*
  * The lines that name the faulting function: x86's "RIP: 0010:func+0x..." and "IP: [<..>]
  * func", 2.6's "EIP is at func", ia64's "ip is at", arm's "PC is at", arm64's "pc : ", ppc64's
@@ -520,7 +543,8 @@ static const char *const rip_lines[] = { "RIP: ", "IP: ", "EIP is at ", "ip is a
 /*
  * The function a frame line names, or false. Forms: "func+0x1a/0x40 [mod]" with "? " for an
  * unreliable frame (dropped), after the brackets frame_bracket() takes, ppc64's address
- * ("c0000000000f1998 .func+0x14c/0x53c", its '.' cut) or a line of rip_lines; arm64's "lr : ";
+ * ("c0000000000f1998 .func+0x14c/0x53c", its '.' cut; x86's ".slowpath" keeps its) or a line
+ * of rip_lines; arm64's "lr : ";
  * 2.6 x86_64's "<ffffffff8017d3d8>{func+552}"; crash's "#3 [ffff8800...] func at ffffffff...";
  * decode_stacktrace.sh's "func (kernel/exit.c:852)".
  */
@@ -529,6 +553,8 @@ static bool frame_of(const char *s, char *out, size_t len, struct frame_form *f)
 	const char *p, *e;
 	char close = 0;
 	size_t n;
+
+	const char *line = s;
 
 	memset(f, 0, sizeof(*f));
 	s = skip_space(s);
@@ -576,8 +602,8 @@ static bool frame_of(const char *s, char *out, size_t len, struct frame_form *f)
 		f->unreliable = true;
 		s += 2;
 	}
-	while (*s == '.')
-		s++;
+	if (*s == '.' && ppc64_address(line, s))
+		s++;			/* ppc64's ELF v1 names a function's code ".func" */
 	e = s;
 	while (name_char(*e))
 		e++;

@@ -796,6 +796,68 @@ Test(klog, cleans_the_prefixes_of_dmesg_journalctl_and_syslog_forms)
 	}
 }
 
+Test(klog, only_ppc64_names_lose_their_dot)
+{
+	char err[256];
+	int ret;
+	struct cgt_klog *log = parse(
+		"Call Trace:\n"
+		" __raw_callee_save___pv_queued_spin_unlock_slowpath+0x15/0x30\n"
+		" .slowpath+0x9/0x18\n"
+		"[c0000002e4f3fab0] c000000000151ac4 .journal_commit_transaction+0xd88/0x16d4\n"
+		"NIP [d0000000000a7cd4] .kjournald+0x114/0x308 [jbd]\n",
+		&ret, err, sizeof(err));
+
+	cr_assert_eq(ret, 0, "%s", err);
+	cr_assert_eq(log->rec[0].nframes, 4);
+	cr_expect_str_eq(log->rec[0].frames[1].fn, ".slowpath", "x86's label keeps its dot");
+	cr_expect_str_eq(log->rec[0].frames[2].fn, "journal_commit_transaction");
+	cr_expect_str_eq(log->rec[0].frames[3].fn, "kjournald", "a module's d000... address");
+	free(log);
+}
+
+/* linux-xfs, Frank Hofmann, "Self-deadlock (?) in xfs_inodegc_worker / xfs_inactive ?", 4 Apr
+ * 2022, Message-ID <CABEBQikRSCuJumOYmgzNLN6dOZ+YUvOQMFby7WJGSwGoFM3YMg@mail.gmail.com>
+ * (tests/reports/40): dmesg -T, the title and the taint line both wrapped by the mail. */
+Test(klog, reads_a_hung_task_whose_title_a_mail_wrapped)
+{
+	char err[256];
+	int ret;
+	struct cgt_klog *log = parse(
+		"[Sat Apr  2 09:54:32 2022] INFO: task node_exporter:244222 blocked for\n"
+		"more than 10 seconds.\n"
+		"[Sat Apr  2 09:54:32 2022]       Tainted: G           O\n"
+		"5.15.26-cloudflare-2022.3.4 #1\n"
+		"[Sat Apr  2 09:54:32 2022] Call Trace:\n"
+		"[Sat Apr  2 09:54:32 2022]  <TASK>\n"
+		"[Sat Apr  2 09:54:32 2022]  __schedule+0x2cd/0x950\n"
+		"[Sat Apr  2 09:54:32 2022]  flush_work+0x5c/0x80\n", &ret, err, sizeof(err));
+	const struct cgt_klog_record *r = &log->rec[0];
+
+	cr_assert_eq(ret, 0, "%s", err);
+	cr_expect_eq(r->kind, CGT_KLOG_HUNG_TASK);
+	cr_expect_str_eq(r->comm, "node_exporter");
+	cr_expect_eq(r->pid, 244222);
+	cr_expect_str_eq(r->version, "5.15.26-cloudflare-2022.3.4");
+	cr_expect_eq(r->nframes, 2);
+	free(log);
+}
+
+Test(klog, an_oops_line_is_the_kernels_not_a_mails)
+{
+	char err[256];
+	int ret;
+	struct cgt_klog *log = parse("Oops: I forgot the config, here it is.\n"
+				     "Oops: 0002 [1] SMP\n"
+				     "Oops: Kernel access of bad area, sig: 11 [#1]\n",
+				     &ret, err, sizeof(err));
+
+	cr_assert_eq(ret, 0, "%s", err);
+	cr_expect_eq(log->nrecords, 1, "2.6 x86_64's, then ppc's going on with it");
+	cr_expect_eq(log->rec[0].line, 2);
+	free(log);
+}
+
 Test(klog, cleans_no_sentence_that_names_the_kernel)
 {
 	char a[] = "The kernel: it hung", b[] = "we run kern  :err   : here";
