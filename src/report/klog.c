@@ -150,6 +150,8 @@ const char *cgt_klog_clean(char *line)
 		s += 3;				/* printk level */
 	while ((p = time_prefix(s)))
 		s = p;
+	if (!strncmp(s, "kernel: ", 8))
+		s += 8;				/* journalctl --no-hostname */
 	return s;
 }
 

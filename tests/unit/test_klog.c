@@ -782,6 +782,7 @@ Test(klog, cleans_the_prefixes_of_dmesg_journalctl_and_syslog_forms)
 		"kern  :warn  : INFO: task a:1 blocked",
 		"Dec 07 13:04:04.123456 host kernel: INFO: task a:1 blocked",	/* short-precise */
 		"[ 1234.567890] host kernel: INFO: task a:1 blocked",		/* short-monotonic */
+		"[  245.528573] kernel: INFO: task a:1 blocked",	/* and --no-hostname */
 		"2026-12-07T13:04:04+0000 host kernel: INFO: task a:1 blocked",	/* short-iso */
 		"Mon 2026-12-07 13:04:04 UTC host kernel: INFO: task a:1 blocked", /* short-full */
 		"1733576644.123456 host kernel: INFO: task a:1 blocked",	/* short-unix */
