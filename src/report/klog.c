@@ -546,9 +546,9 @@ static const char *const rip_lines[] = { "RIP: ", "IP: ", "EIP is at ", "ip is a
  * The function a frame line names, or false. Forms: "func+0x1a/0x40 [mod]" with "? " for an
  * unreliable frame (dropped), after the brackets frame_bracket() takes, ppc64's address
  * ("c0000000000f1998 .func+0x14c/0x53c", its '.' cut; x86's ".slowpath" keeps its) or a line
- * of rip_lines; arm64's "lr : ";
- * 2.6 x86_64's "<ffffffff8017d3d8>{func+552}"; crash's "#3 [ffff8800...] func at ffffffff...";
- * decode_stacktrace.sh's "func (kernel/exit.c:852)".
+ * of rip_lines; arm64's "lr : "; 2.6 x86_64's "<ffffffff8017d3d8>{func+552}"; crash's "#3
+ * [ffff8800...] func at ffffffff..." or "func+0x1f3 at ..."; decode_stacktrace.sh's "func
+ * (kernel/exit.c:852)".
  */
 static bool frame_of(const char *s, char *out, size_t len, struct frame_form *f)
 {
@@ -595,7 +595,10 @@ static bool frame_of(const char *s, char *out, size_t len, struct frame_form *f)
 		e = s;
 		while (name_char(*e))
 			e++;
-		if (e == s || strncmp(e, " at ", 4))
+		p = e;
+		if (p[0] == '+' && p[1] == '0' && p[2] == 'x')	/* bt -s's "func+0x2c3 at" */
+			p += 3 + strspn(p + 3, "0123456789abcdef");
+		if (e == s || strncmp(p, " at ", 4))
 			return false;
 		normalise(s, (size_t)(e - s), out, len);
 		return true;

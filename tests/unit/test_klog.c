@@ -880,7 +880,9 @@ Test(klog, reads_a_crash_bt_with_its_exception_rip_and_command)
 		" #2 [ffff880037b63d88] next_thread at ffffffff81069a2b\n"
 		"    [exception RIP: next_thread+22]\n"
 		"    RIP: ffffffff81069a2b  RSP: ffff880037b63d88  RFLAGS: 00000246\n"
-		" #3 [ffff880037b63d90] do_task_stat at ffffffff811f2e5a\n", &ret, err, sizeof(err));
+		" #3 [ffff880037b63d90] do_task_stat at ffffffff811f2e5a\n"
+		" #4 [ffffb36648bc7ae8] reclaim_throttle+0xd0 at ffffffffb6a69ab0\n",
+		&ret, err, sizeof(err));
 	const struct cgt_klog_record *r = &log->rec[0];
 
 	cr_assert_eq(ret, 0, "%s", err);
@@ -889,5 +891,6 @@ Test(klog, reads_a_crash_bt_with_its_exception_rip_and_command)
 	cr_expect_eq(r->pid, 1234);
 	cr_expect(has_frame(r, "next_thread"));
 	cr_expect(has_frame(r, "do_task_stat"));
+	cr_expect(has_frame(r, "reclaim_throttle"), "bt -s's offset (tests/reports/35)");
 	free(log);
 }
