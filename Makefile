@@ -236,6 +236,7 @@ fuzz: build/fuzz/fuzz_report build/fuzz/fuzz_klog
 	@mkdir -p build/fuzz/corpus build/fuzz/klog_corpus
 	cp tests/fuzz/corpus/*.json build/fuzz/corpus/
 	cp tests/reports/*.log build/fuzz/klog_corpus/
+	cp tests/fuzz/klog/*.log build/fuzz/klog_corpus/
 	build/fuzz/fuzz_report -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 \
 		-dict=tests/fuzz/report.dict -artifact_prefix=build/fuzz/ build/fuzz/corpus
 	build/fuzz/fuzz_klog -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 \

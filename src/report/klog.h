@@ -1,12 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * A kernel's own report, read from a log (klog.c): dmesg with or without its time and caller
- * prefixes, syslog and journalctl lines, a mail that quotes one (a syzbot mail whole), or a
- * bare backtrace (crash's bt, /proc/PID/stack, decode_stacktrace.sh's output). The log is
- * split into records (a hung task, a lockup, an RCU stall, KASAN, KCSAN, lockdep, a BUG or a
- * WARNING), each with the kernel version it names, the task it is about, its lock names and
- * its stack frames normalised as syzkaller's pkg/report does ('?' frames dropped, .isra,
- * .constprop, .part, .cold and .llvm suffixes and the syscall wrappers' prefixes cut).
+ * prefixes (-T, -e, -x, --reltime), syslog and journalctl lines (each of journalctl's time
+ * forms), a mail that quotes one (a syzbot mail whole), or a bare backtrace (crash's bt,
+ * /proc/PID/stack, decode_stacktrace.sh's output); x86 of every era since 2.6 (2.6's "EIP is
+ * at" and "<addr>{fn+N}" frames) and ppc64 (xmon's "kernel BUG in" and its trace, '.' cut off
+ * its function names). The log is split into records (a hung task, a lockup, an RCU stall,
+ * KASAN, KCSAN, lockdep, a BUG or oops or a WARNING), each with the kernel version it names,
+ * the task it is about, its lock names and its stack frames normalised as syzkaller's
+ * pkg/report does ('?' and "(unreliable)" frames dropped, .isra, .constprop, .part, .cold and
+ * .llvm suffixes and the syscall wrappers' prefixes cut).
  * Memory is bounded whatever the log's size: lines past 4 KiB are cut, records and frames
  * past their caps are counted, not kept.
  */
@@ -56,6 +59,7 @@ struct cgt_klog_record {
 	char comm[32];			/* the task it is about, if it says */
 	int pid;
 	char version[48];		/* "5.10.0-rc1", if it says */
+	bool xmon;			/* ppc64's xmon told it ("cpu 0x2: Vector: 700") */
 	int nframes, frames_dropped, nstacks;
 	int stack_frames;		/* frames of the last backtrace so far */
 	bool stack_rip;			/* and they are its RIP/pc line's */
@@ -72,7 +76,8 @@ struct cgt_klog_record {
 
 struct cgt_klog {
 	long lines;
-	char version[48];		/* "Linux version ..." if the log has it */
+	char version[48];		/* a version outside every record: "Linux version",
+					   uname -a, crash's RELEASE:, syzbot's HEAD commit: */
 	int nsaid;			/* functions the log's own messages name, anywhere in it */
 	char said[CGT_KLOG_SAID][CGT_KLOG_NAME];	/* ("...or sacrifice child": oom_kill_process) */
 	int nrecords, records_dropped;

@@ -116,6 +116,22 @@ sed 's|^reproduce: -:|reproduce: X:|' "$tmp/stdin" >"$tmp/a"
 sed 's|^reproduce: [^:]*:|reproduce: X:|' "$dir/golden/03-hard-lockup-tasklist-lock-exit-vs-kill-pgrp-fork12.map" >"$tmp/b"
 cmp -s "$tmp/a" "$tmp/b" && ok "stdin (-) maps as the file does" || bad "stdin (-) maps otherwise"
 
+# the same log as dmesg -T, journalctl -o short-precise and -o short-monotonic, dmesg -x and
+# syslog carry it maps as the file does
+name=07-lockdep-css-set-lock-vs-siglock-cgroup-freeze
+sed 's|^reproduce: [^:]*:|reproduce: X:|' "$dir/golden/$name.map" >"$tmp/b"
+carried() {
+	sed "$2" "$dir/$name.log" >"$tmp/form.log"
+	"$bin" reproduce "$tmp/form.log" --map 2>&1 | sed 's|^reproduce: [^:]*:|reproduce: X:|' >"$tmp/a"
+	cmp -s "$tmp/a" "$tmp/b" && ok "07 as $1 carries it maps as the file does" ||
+		bad "07 as $1 carries it maps otherwise"
+}
+carried "dmesg -T" 's/^\[ *[0-9]*\.[0-9]*\] /[Mon Dec  7 13:04:04 2026] /'
+carried "journalctl -o short-precise" 's/^\[ *[0-9]*\.[0-9]*\] /Dec 07 13:04:04.123456 host kernel: /'
+carried "journalctl -o short-monotonic" 's/^\(\[ *[0-9]*\.[0-9]*\]\) /\1 host kernel: /'
+carried "dmesg -x" 's/^\[ *[0-9]*\.[0-9]*\] /kern  :warn  : &/'
+carried "syslog" 's/^\[ *[0-9]*\.[0-9]*\] /Mar  3 10:11:12 host kernel: /'
+
 # bad input: one line naming the problem, exit 2
 refused() {
 	what=$1
