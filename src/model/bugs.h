@@ -29,12 +29,14 @@
 	  .explore = "--swarm off --sched random --threads 8 --steps 5000")	\
 	X(WALK_LEADER_EXEC,	\
 	  .name = "walk-leader-exec", .detector = CGT_DET_LIVELOCK, .build = "plain",	\
-	  .history = "khungtaskd's check_hung_uninterruptible_tasks (kernel/hung_task.c) walked "	\
-		"do_each_thread/while_each_thread under rcu_read_lock alone (3.14, 3.15): from a "	\
-		"group leader, which survives exits as a zombie but not an exec by another "	\
-		"thread, which releases it (0c740d0afc3b: \"it can exec\"); 6027ce497d44 says "	\
-		"the walk can livelock and only max_count bounds it; later for_each_process_thread",	\
-	  .twin = "for_each_thread from the leader (for_each_process_thread)",	\
+	  .history = "the OOM killer's select_bad_process (mm/oom_kill.c) walked every thread "	\
+		"with do_each_thread/while_each_thread under rcu_read_lock alone, with no batch "	\
+		"and no max_count (6b0c81b3be11, 3.6, to 3.13): an exec by another thread "	\
+		"releases the leader g, which survives its threads' exits as a zombie but not "	\
+		"that, and the walk never ends. Not khungtaskd: its 3.14/3.15 walk is the same, "	\
+		"but rcu_lock_break finds g unhashed within 1,024 threads and ends the scan",	\
+	  .twin = "for_each_process_thread, as from 3.14 (\"oom_kill: change oom_kill.c to use "	\
+		"for_each_thread()\")",	\
 	  .options = "--swarm off --perturb 100 --threads 64 --mix fork=35,exec=10,exit=15,migrate=5,observe=35",	\
 	  .explore = "--swarm off --sched random --threads 8 --steps 10000 --mix "	\
 		"fork=35,exec=10,exit=15,migrate=5,observe=35")	\

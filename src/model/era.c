@@ -24,7 +24,7 @@ const struct cgt_kernel_era cgt_kernel_eras[] = {
 	{
 		.name = "3.14", .tasklist_lock = "rwlock-rpref", .css_set_lock = "rwlock-rpref",
 		.threadgroup_lock = "rwsem", .threadgroup_global = false,
-		.attach_locks_csets = false,
+		.attach_locks_csets = false, .hung_task_iter = CGT_ITER_WHILE_EACH,
 		.desc = "tasklist_lock and css_set_lock x86 rwlock_t (readers pass a waiting "
 			"writer); signal->group_rwsem per process; cgroup_attach_task collects "
 			"the group under RCU alone",
@@ -32,21 +32,21 @@ const struct cgt_kernel_era cgt_kernel_eras[] = {
 	{
 		.name = "3.15", .tasklist_lock = "rwlock-rpref", .css_set_lock = "rwsem",
 		.threadgroup_lock = "rwsem", .threadgroup_global = false,
-		.attach_locks_csets = true,
+		.attach_locks_csets = true, .hung_task_iter = CGT_ITER_WHILE_EACH,
 		.desc = "css_set_rwsem (96d365e0b86e), taken for reading by cgroup_attach_task's "
 			"collection; tasklist_lock still x86 rwlock_t; signal->group_rwsem",
 	},
 	{
 		.name = "4.4", .tasklist_lock = "rwlock", .css_set_lock = "rwsem",
 		.threadgroup_lock = CGT_THREADGROUP_GLOBAL_LOCK, .threadgroup_global = true,
-		.attach_locks_csets = true,
+		.attach_locks_csets = true, .hung_task_iter = CGT_ITER_FOR_EACH,
 		.desc = "queued rwlock tasklist_lock (70af2f8a4f48, 3.16); css_set_rwsem; one "
 			"global cgroup_threadgroup_rwsem taken by every fork (1ed1328792ff)",
 	},
 	{
 		.name = "6.x", .tasklist_lock = "rwlock", .css_set_lock = "spinlock",
 		.threadgroup_lock = CGT_THREADGROUP_GLOBAL_LOCK, .threadgroup_global = true,
-		.attach_locks_csets = true,
+		.attach_locks_csets = true, .hung_task_iter = CGT_ITER_FOR_EACH,
 		.desc = "queued rwlock tasklist_lock; css_set_lock a spinlock again "
 			"(f0d9a5f17575); global cgroup_threadgroup_rwsem",
 	},

@@ -152,6 +152,7 @@ struct cgt_kernel_era {
 	const char *threadgroup_lock;
 	bool threadgroup_global;	/* cgroup_threadgroup_rwsem, not signal->group_rwsem */
 	bool attach_locks_csets;	/* cgroup_attach_task collects under the css_set lock */
+	enum cgt_iter hung_task_iter;	/* khungtaskd's walk of each group */
 	const char *desc;		/* what it sets, with the commits */
 };
 /* The global threadgroup lock's variant (the kernel's percpu_rw_semaphore). */
@@ -339,6 +340,13 @@ struct cgt_walk {
 	const char *why;		/* then: why it was stopped */
 	uint64_t section;		/* the RCU read-side section it runs in (0: none) */
 	bool rcu_reported;		/* an RCU lifetime broken: reported once a walk */
+	/*
+	 * The walker ends the walk itself: khungtaskd's rcu_lock_break ends its scan once the
+	 * start or the current thread is unhashed, at most HUNG_TASK_BATCHING steps after any
+	 * step, so neither a second meeting nor the walk's length is a livelock there.
+	 */
+	bool bounded;
+	bool cut_short;			/* and it did: a lock break found a thread unhashed */
 	char fate[96];			/* and what became of the start thread */
 };
 
@@ -364,10 +372,16 @@ void cgt_walk_stop(struct cgt_walk *w, const char *why);
 #define cgt_walk_for_each(w, start, iter, fn, t)				\
 	for ((t) = cgt_walk_first((w), (start), (iter), (fn)); (t); (t) = cgt_walk_next(w))
 
+/* The same, for a walk that @w's walker bounds itself (struct cgt_walk.bounded). */
+#define cgt_walk_for_each_bounded(w, start, iter, fn, t)			\
+	for ((t) = cgt_walk_first((w), (start), (iter), (fn)), (w)->bounded = true; (t);	\
+	     (t) = cgt_walk_next(w))
+
 /* The walkers, each in the file named after its kernel file. */
 int fill_stats_for_tgid(int tgid, enum cgt_iter iter, struct cgt_walk *w);	/* taskstats.c */
 int oom_badness(int pid, enum cgt_iter iter, struct cgt_walk *w);		/* oom_kill.c */
-long check_hung_uninterruptible_tasks(enum cgt_iter iter, struct cgt_walk *w);	/* hung_task.c */
+long select_bad_process(enum cgt_iter iter, struct cgt_walk *w);		/* oom_kill.c */
+long check_hung_uninterruptible_tasks(struct cgt_walk *w);			/* hung_task.c */
 /* proc_base.c: a getdents call's room, in names; the threads a listing watches, remembers */
 #define CGT_GETDENTS_ENTRIES	4
 #define CGT_READDIR_WATCH	64

@@ -225,11 +225,60 @@ static void exec_now(const void *obj)
 }
 
 /*
- * check_hung_uninterruptible_tasks (kernel/hung_task.c): khungtaskd walks every group under
- * RCU alone from its leader. With the 3.14 while_each_thread (walk-leader-exec), an exec by
- * another thread releases the leader and the walk never ends; for_each_thread ends.
+ * check_hung_uninterruptible_tasks (kernel/hung_task.c @ v3.14.1, v3.15.5): khungtaskd walks
+ * every group from its leader with while_each_thread under RCU alone. An exec by another
+ * thread releases the leader, and the walk goes round the ring without it; 1,024 threads
+ * into the scan rcu_lock_break finds the leader unhashed and ends the scan: cut short, not
+ * a livelock. v4.4.1's for_each_process_thread ends the group's walk at its head.
  */
-Test(fidelity, check_hung_uninterruptible_tasks_walk_leader_exec)
+static void hung_scan_across_an_exec(const char *era, bool cut)
+{
+	struct task *th[2];
+	struct cgt_walk w;
+	long seen_threads;
+
+	boot_era(era);
+	fork_group(th, 2);
+	exec_leader = th[0];
+	exec_thread = th[1];
+	at_point = exec_now;
+	watch(CGT_PT_WALK_STEP, NULL);
+	seen_threads = check_hung_uninterruptible_tasks(&w);
+	unwatch();
+	cr_assert(thread_group_leader(th[1]), "the exec took the leader's place");
+	cr_assert_not(w.overran);
+	cr_assert_eq(cgt_failures_total(), 0, "no detector may report the scan");
+	cr_assert_eq(w.cut_short, cut, "%s: the scan %s", era, cut ? "goes on" : "was cut short");
+	if (cut)
+		cr_assert_geq(seen_threads, 1024, "it ends at the lock break, %ld threads in",
+			      seen_threads);
+	else
+		cr_assert_lt(seen_threads, 1024);
+	do_exit(th[1]);
+	model_shutdown();
+}
+
+Test(era, check_hung_uninterruptible_tasks_3_14_scan_cut_by_rcu_lock_break)
+{
+	hung_scan_across_an_exec("3.14", true);
+}
+
+Test(era, check_hung_uninterruptible_tasks_3_15_scan_cut_by_rcu_lock_break)
+{
+	hung_scan_across_an_exec("3.15", true);
+}
+
+Test(era, check_hung_uninterruptible_tasks_4_4_for_each_process_thread_ends)
+{
+	hung_scan_across_an_exec("4.4", false);
+}
+
+/*
+ * select_bad_process (mm/oom_kill.c): every thread under RCU alone, no batch, no max_count.
+ * With 3.13's do_each_thread/while_each_thread (walk-leader-exec) an exec by another thread
+ * releases the leader and the walk never ends; v3.14.1's for_each_process_thread ends.
+ */
+Test(fidelity, select_bad_process_walk_leader_exec)
 {
 	struct task *th[2];
 	struct cgt_walk w;
@@ -243,10 +292,10 @@ Test(fidelity, check_hung_uninterruptible_tasks_walk_leader_exec)
 		__atomic_store_n(&cgt_bugs_enabled, bug ? 1UL << CGT_BUG_WALK_LEADER_EXEC : 0,
 				 __ATOMIC_RELAXED);
 		if (bug) {
-			cr_assert_eq(check_hung_uninterruptible_tasks(CGT_ITER_FOR_EACH, &w), -ELOOP);
+			cr_assert_eq(select_bad_process(CGT_ITER_FOR_EACH, &w), -ELOOP);
 			cr_assert(w.overran);
 		} else {
-			cr_assert_geq(check_hung_uninterruptible_tasks(CGT_ITER_FOR_EACH, &w), 1);
+			cr_assert_geq(select_bad_process(CGT_ITER_FOR_EACH, &w), 1);
 			cr_assert_not(w.overran);
 		}
 		unwatch();
