@@ -65,6 +65,7 @@
 		"rcu_read_lock while a writer holding it waits for a grace period is a deadlock"	\
 		" (task_cgroup_path had to take the rwsem first)",	\
 	  .twin = "the rwsem taken before rcu_read_lock; css_sets freed with call_rcu",	\
+	  .eras = "3.15",	\
 	  .options = "--swarm off --css-lock rwsem",	\
 	  .explore = "--swarm off --sched pct --depth 3 --threads 8 --steps 5000 --css-lock rwsem")	\
 	X(READER_PREF_RWLOCK,	\
@@ -91,6 +92,7 @@
 		"on a mutex while holding css_set_rwsem for reading, while the mutex's holder "	\
 		"wants the rwsem for writing",	\
 	  .twin = "the callback does not block inside the iteration",	\
+	  .eras = "3.15",	\
 	  .options = "--swarm off --mix fork=35,exec=2,exit=20,migrate=20,observe=23",	\
 	  .explore = "--swarm off --sched random --threads 8 --steps 5000 --mix "	\
 		"fork=35,exec=2,exit=20,migrate=20,observe=23")
@@ -111,6 +113,11 @@ struct cgt_bug_info {
 	const char *options;		/* options that make it show quickly */
 	const char *explore;		/* options that let cgtorture explore find it */
 	const char *tasklist_lock;	/* the lock variant it puts in tasklist_lock's place */
+	/*
+	 * the eras (--kernel) whose kernels had the code it breaks, comma-separated; NULL,
+	 * any: css_set_rwsem's mistakes are 3.15's (96d365e0b86e to f0d9a5f17575, 3.15-4.1)
+	 */
+	const char *eras;
 };
 
 extern const struct cgt_bug_info cgt_bug_catalogue[CGT_NR_BUGS];
@@ -122,5 +129,7 @@ static inline bool cgt_bug(enum cgt_bug bug)
 }
 
 int cgt_bug_parse(const char *name, enum cgt_bug *bug);
+/* Whether era @era's kernel had the code @bug breaks. */
+bool cgt_bug_in_era(enum cgt_bug bug, const char *era);
 
 #endif

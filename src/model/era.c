@@ -7,7 +7,9 @@
  *                  the queued rwlock, 70af2f8a4f48 "locking/rwlocks: Introduce 'qrwlocks' -
  *                  fair, queued rwlocks", which x86 took in 3.16 (rwlock).
  *   css_set lock   rwlock_t (rwlock-rpref) until 96d365e0b86e made it css_set_rwsem (3.15,
- *                  rwsem); a spinlock again from f0d9a5f17575 (spinlock).
+ *                  rwsem); a spinlock again from f0d9a5f17575 "cgroup: make css_set_rwsem a
+ *                  spinlock and rename it to css_set_lock" (v4.2; kernel/cgroup.c @ v4.4.1
+ *                  DEFINE_SPINLOCK(css_set_lock), spin_lock_bh in every user).
  *   threadgroup    signal->group_rwsem, one rw_semaphore per process, until d59cfc09c32a
  *                  (reverted by 0c986253b939, re-applied as 1ed1328792ff for 4.4) made it
  *                  one global percpu_rw_semaphore, cgroup_threadgroup_rwsem, which every
@@ -37,18 +39,19 @@ const struct cgt_kernel_era cgt_kernel_eras[] = {
 			"collection; tasklist_lock still x86 rwlock_t; signal->group_rwsem",
 	},
 	{
-		.name = "4.4", .tasklist_lock = "rwlock", .css_set_lock = "rwsem",
+		.name = "4.4", .tasklist_lock = "rwlock", .css_set_lock = "spinlock",
 		.threadgroup_lock = CGT_THREADGROUP_GLOBAL_LOCK, .threadgroup_global = true,
 		.attach_locks_csets = true, .hung_task_iter = CGT_ITER_FOR_EACH,
-		.desc = "queued rwlock tasklist_lock (70af2f8a4f48, 3.16); css_set_rwsem; one "
-			"global cgroup_threadgroup_rwsem taken by every fork (1ed1328792ff)",
+		.desc = "queued rwlock tasklist_lock (70af2f8a4f48, 3.16); css_set_lock a "
+			"spinlock again (f0d9a5f17575, 4.2); one global cgroup_threadgroup_rwsem "
+			"taken by every fork (1ed1328792ff)",
 	},
 	{
 		.name = "6.x", .tasklist_lock = "rwlock", .css_set_lock = "spinlock",
 		.threadgroup_lock = CGT_THREADGROUP_GLOBAL_LOCK, .threadgroup_global = true,
 		.attach_locks_csets = true, .hung_task_iter = CGT_ITER_FOR_EACH,
-		.desc = "queued rwlock tasklist_lock; css_set_lock a spinlock again "
-			"(f0d9a5f17575); global cgroup_threadgroup_rwsem",
+		.desc = "queued rwlock tasklist_lock; css_set_lock a spinlock; global "
+			"cgroup_threadgroup_rwsem",
 	},
 };
 

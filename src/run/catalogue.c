@@ -19,10 +19,11 @@ void cgt_bugs_print(FILE *f, bool tsv)
 			continue;
 		}
 		fprintf(f, "%s\n  caught by: %s (%s build)\n  kernel:    %s\n  twin:      %s\n"
+			"  eras:      %s\n"
 			"  try:       cgtorture run --bug %s%s%s --stop-on %s --expect fail\n"
 			"  explore:   cgtorture explore --bug %s %s\n\n",
 			b->name, cgt_detector_names[b->detector], b->build, b->history, b->twin,
-			b->name, b->options[0] ? " " : "", b->options,
+			b->eras ? b->eras : "any", b->name, b->options[0] ? " " : "", b->options,
 			cgt_detector_names[b->detector], b->name, b->explore);
 	}
 }

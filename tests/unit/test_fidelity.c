@@ -73,13 +73,13 @@ static void boot_era(const char *name)
 	const struct cgt_kernel_era *era = cgt_era_find(name);
 	struct cgt_model_config cfg = {
 		.era = era,
-		.css_set_lock_ops = cgt_lock_find("rwsem"),
 		.tasklist_lock_ops = cgt_lock_find("rwlock"),
 		.iter = CGT_ITER_FOR_EACH,
 		.walk_limit = FIXTURE_WALK_LIMIT,
 	};
 
 	cr_assert_not_null(era, "no era %s", name);
+	cfg.css_set_lock_ops = cgt_lock_find(era->css_set_lock);	/* the era's, as --kernel */
 	cgt_rcu_register_thread();
 	cr_assert_eq(cgt_model_init(&cfg), 0);
 	cgt_failures_reset();
