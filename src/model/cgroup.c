@@ -578,19 +578,23 @@ void css_task_iter_end(struct css_task_iter *it)
 }
 
 /*
- * proc_cgroup_show: "/proc/<pid>/cgroup", one line per hierarchy. The kernel takes
+ * proc_cgroup_show: "/proc/<pid>/cgroup", one line per hierarchy. To 6.7 the kernel takes
  * cgroup_mutex first, then the css_set lock for reading (3.14: read_lock(&css_set_lock) in
- * task_cgroup_from_root; 3.15: down_read(&css_set_rwsem)); the css_set lock nests outside
- * rcu_read_lock (96d365e0b86e fixed task_cgroup_path so); rwsem-inside-rcu takes those two
- * the other way round.
+ * task_cgroup_from_root; 3.15: down_read(&css_set_rwsem); 4.4: spin_lock_bh); the css_set
+ * lock nests outside rcu_read_lock (96d365e0b86e fixed task_cgroup_path so); rwsem-inside-rcu
+ * takes those two the other way round. From 9067d90006df (6.8; kernel/cgroup/cgroup.c @
+ * v6.18.2) no cgroup_mutex: rcu_read_lock, then spin_lock_irq(&css_set_lock), an order
+ * that matters only to a lock that sleeps, which 6.x's is not.
  */
 int proc_cgroup_show(struct task *t, char *buf, size_t len)
 {
 	bool inside = cgt_bug(CGT_BUG_RWSEM_INSIDE_RCU);
+	bool mutex = cgt_model_cfg()->era->proc_cgroup_mutex;
 	struct css_set *cset;
 	size_t off = 0;
 
-	cgt_write_lock(&cgroup_mutex);
+	if (mutex)
+		cgt_write_lock(&cgroup_mutex);
 	if (inside) {
 		rcu_read_lock();
 		cgt_read_lock(&css_set_lock);
@@ -614,7 +618,8 @@ int proc_cgroup_show(struct task *t, char *buf, size_t len)
 		rcu_read_unlock();
 		cgt_read_unlock(&css_set_lock);
 	}
-	cgt_write_unlock(&cgroup_mutex);
+	if (mutex)
+		cgt_write_unlock(&cgroup_mutex);
 	return (int)off;
 }
 

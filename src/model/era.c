@@ -14,6 +14,10 @@
  *                  (reverted by 0c986253b939, re-applied as 1ed1328792ff for 4.4) made it
  *                  one global percpu_rw_semaphore, cgroup_threadgroup_rwsem, which every
  *                  fork takes for reading, not only CLONE_THREAD.
+ *   /proc/PID/cgroup  proc_cgroup_show took cgroup_mutex, then the css_set lock, until
+ *                  9067d90006df "cgroup: Eliminate the need for cgroup_mutex in
+ *                  proc_cgroup_show()" (6.8): rcu_read_lock, then spin_lock_irq(&css_set_lock)
+ *                  alone (kernel/cgroup/cgroup.c @ v6.18.2). The era 6.x is 6.8 and later.
  *   attach         cgroup_attach_task collects the group's css_sets under css_set_rwsem
  *                  held for reading, outside RCU, from 3.15; 3.14 walked it under RCU alone.
  */
@@ -24,34 +28,42 @@
 
 const struct cgt_kernel_era cgt_kernel_eras[] = {
 	{
-		.name = "3.14", .tasklist_lock = "rwlock-rpref", .css_set_lock = "rwlock-rpref",
+		.name = "3.14", .kernels = "3.14 (v3.14.1)",
+		.tasklist_lock = "rwlock-rpref", .css_set_lock = "rwlock-rpref",
 		.threadgroup_lock = "rwsem", .threadgroup_global = false,
 		.attach_locks_csets = false, .hung_task_iter = CGT_ITER_WHILE_EACH,
+		.proc_cgroup_mutex = true,
 		.desc = "tasklist_lock and css_set_lock x86 rwlock_t (readers pass a waiting "
 			"writer); signal->group_rwsem per process; cgroup_attach_task collects "
 			"the group under RCU alone",
 	},
 	{
-		.name = "3.15", .tasklist_lock = "rwlock-rpref", .css_set_lock = "rwsem",
+		.name = "3.15", .kernels = "3.15 (v3.15.5)",
+		.tasklist_lock = "rwlock-rpref", .css_set_lock = "rwsem",
 		.threadgroup_lock = "rwsem", .threadgroup_global = false,
 		.attach_locks_csets = true, .hung_task_iter = CGT_ITER_WHILE_EACH,
+		.proc_cgroup_mutex = true,
 		.desc = "css_set_rwsem (96d365e0b86e), taken for reading by cgroup_attach_task's "
 			"collection; tasklist_lock still x86 rwlock_t; signal->group_rwsem",
 	},
 	{
-		.name = "4.4", .tasklist_lock = "rwlock", .css_set_lock = "spinlock",
+		.name = "4.4", .kernels = "4.4 (v4.4.1)",
+		.tasklist_lock = "rwlock", .css_set_lock = "spinlock",
 		.threadgroup_lock = CGT_THREADGROUP_GLOBAL_LOCK, .threadgroup_global = true,
 		.attach_locks_csets = true, .hung_task_iter = CGT_ITER_FOR_EACH,
+		.proc_cgroup_mutex = true,
 		.desc = "queued rwlock tasklist_lock (70af2f8a4f48, 3.16); css_set_lock a "
 			"spinlock again (f0d9a5f17575, 4.2); one global cgroup_threadgroup_rwsem "
 			"taken by every fork (1ed1328792ff)",
 	},
 	{
-		.name = "6.x", .tasklist_lock = "rwlock", .css_set_lock = "spinlock",
+		.name = "6.x", .kernels = "6.8 and later (v6.18.2; this machine's 6.18)",
+		.tasklist_lock = "rwlock", .css_set_lock = "spinlock",
 		.threadgroup_lock = CGT_THREADGROUP_GLOBAL_LOCK, .threadgroup_global = true,
 		.attach_locks_csets = true, .hung_task_iter = CGT_ITER_FOR_EACH,
 		.desc = "queued rwlock tasklist_lock; css_set_lock a spinlock; global "
-			"cgroup_threadgroup_rwsem",
+			"cgroup_threadgroup_rwsem; /proc/PID/cgroup without cgroup_mutex "
+			"(9067d90006df, 6.8)",
 	},
 };
 

@@ -147,12 +147,14 @@ struct cgt_model_hooks {
 /* era.c: a kernel era (--kernel), its locks and the code paths that changed with them. */
 struct cgt_kernel_era {
 	const char *name;		/* "3.15" */
+	const char *kernels;		/* the releases it stands for, and the tree read */
 	const char *tasklist_lock;	/* lock variants, by name */
 	const char *css_set_lock;
 	const char *threadgroup_lock;
 	bool threadgroup_global;	/* cgroup_threadgroup_rwsem, not signal->group_rwsem */
 	bool attach_locks_csets;	/* cgroup_attach_task collects under the css_set lock */
 	enum cgt_iter hung_task_iter;	/* khungtaskd's walk of each group */
+	bool proc_cgroup_mutex;		/* proc_cgroup_show takes cgroup_mutex (before 6.8) */
 	const char *desc;		/* what it sets, with the commits */
 };
 /* The global threadgroup lock's variant (the kernel's percpu_rw_semaphore). */

@@ -371,8 +371,8 @@ Test(era, cgroup_attach_task_3_14_collects_under_rcu)
 	attach_checks(false);
 }
 
-/* proc_cgroup_show (kernel/cgroup.c): cgroup_mutex first, then the css_set lock. */
-Test(fidelity, proc_cgroup_show_takes_cgroup_mutex_first)
+/* The locks proc_cgroup_show takes, in order, into order[0..norder). */
+static void proc_cgroup_show_locks(void)
 {
 	struct task *th[1];
 	char buf[128];
@@ -381,11 +381,33 @@ Test(fidelity, proc_cgroup_show_takes_cgroup_mutex_first)
 	watch(CGT_PT_LOCK_HELD, NULL);
 	cr_assert_gt(proc_cgroup_show(th[0], buf, sizeof(buf)), 0);
 	unwatch();
+	do_exit(th[0]);
+	model_shutdown();
+}
+
+/*
+ * proc_cgroup_show (kernel/cgroup.c @ v3.14.1, v3.15.5, v4.4.1): cgroup_mutex first, then
+ * the css_set lock.
+ */
+Test(fidelity, proc_cgroup_show_takes_cgroup_mutex_first)
+{
+	proc_cgroup_show_locks();
 	cr_assert_eq(norder, 2);
 	cr_assert_eq(order[0], 2, "cgroup_mutex first");
 	cr_assert_eq(order[1], 1, "then the css_set lock");
-	do_exit(th[0]);
-	model_shutdown();
+}
+
+/*
+ * proc_cgroup_show (kernel/cgroup/cgroup.c @ v6.18.2): rcu_read_lock and
+ * spin_lock_irq(&css_set_lock) alone, since 9067d90006df "cgroup: Eliminate the need for
+ * cgroup_mutex in proc_cgroup_show()" (6.8).
+ */
+Test(era, proc_cgroup_show_6_8_takes_no_cgroup_mutex)
+{
+	boot_era("6.x");
+	proc_cgroup_show_locks();
+	cr_assert_eq(norder, 1);
+	cr_assert_eq(order[0], 1, "the css_set lock alone");
 }
 
 /*
