@@ -144,7 +144,23 @@ struct cgt_model_hooks {
 	void (*off_cpu)(double seconds);
 };
 
-/* era.c: a kernel era (--kernel), its locks and the code paths that changed with them. */
+/*
+ * era.c: a kernel era (--kernel), a table of behaviours: its locks and the code paths that
+ * changed with them, each with the kernel function, tree and commit it follows.
+ */
+enum cgt_era_behaviour {
+	CGT_ERA_TASKLIST_LOCK,
+	CGT_ERA_CSS_SET_LOCK,
+	CGT_ERA_THREADGROUP,		/* the threadgroup lock, and which forks take it */
+	CGT_ERA_ITER,			/* css_task_iter */
+	CGT_ERA_ATTACH,			/* cgroup_attach_task's collection of the group */
+	CGT_ERA_FORK_EXIT,		/* a task's css_set across fork and exit */
+	CGT_ERA_HUNG_TASK,		/* khungtaskd's walk and its break */
+	CGT_ERA_PROC_CGROUP,		/* proc_cgroup_show's locks */
+	CGT_NR_ERA_BEHAVIOURS
+};
+extern const char *const cgt_era_behaviour_names[CGT_NR_ERA_BEHAVIOURS];
+
 struct cgt_kernel_era {
 	const char *name;		/* "3.15" */
 	const char *kernels;		/* the releases it stands for, and the tree read */
@@ -156,6 +172,8 @@ struct cgt_kernel_era {
 	enum cgt_iter hung_task_iter;	/* khungtaskd's walk of each group */
 	bool proc_cgroup_mutex;		/* proc_cgroup_show takes cgroup_mutex (before 6.8) */
 	const char *desc;		/* what it sets, with the commits */
+	/* per behaviour: the kernel's function, tree and commit, and whether the model follows */
+	const char *kernel[CGT_NR_ERA_BEHAVIOURS];
 };
 /* The global threadgroup lock's variant (the kernel's percpu_rw_semaphore). */
 #define CGT_THREADGROUP_GLOBAL_LOCK	"percpu-rwsem"
@@ -164,6 +182,9 @@ extern const struct cgt_kernel_era cgt_kernel_eras[];
 extern const size_t cgt_nr_kernel_eras;
 const struct cgt_kernel_era *cgt_era_find(const char *name);
 const char *cgt_era_names(void);
+/* What the model does for behaviour @b in era @e, in words, from the fields it runs on. */
+const char *cgt_era_value(const struct cgt_kernel_era *e, enum cgt_era_behaviour b, char *buf,
+			  size_t len);
 
 /* What the model must know of a run. */
 struct cgt_model_config {

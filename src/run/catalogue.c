@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
-/* The listings of the catalogue of known bugs (src/model/bugs.h) and of the lock variants. */
+/*
+ * The listings of the catalogue of known bugs (src/model/bugs.h), of the lock variants and of
+ * the kernel eras (src/model/era.c).
+ */
 #include <stdio.h>
 
 #include "catalogue.h"
@@ -40,4 +43,29 @@ void cgt_locks_print(FILE *f)
 			ops->sleeps ? "sleeping" : "spinning", ops->shared ? "shared" : "exclusive",
 			ops->desc, ops->bug ? "; known bug: " : "", ops->bug ? ops->bug : "");
 	}
+}
+
+/*
+ * One line per era (its name, what it sets), or with @table the eras' behaviours as the
+ * markdown table docs/model.md carries: behaviour by behaviour, what the model does in each
+ * era and the kernel function, tree and commit it follows.
+ */
+void cgt_eras_print(FILE *f, bool table)
+{
+	char buf[128];
+
+	if (!table) {
+		for (size_t i = 0; i < cgt_nr_kernel_eras; i++)
+			fprintf(f, "%s\t%s\n", cgt_kernel_eras[i].name, cgt_kernel_eras[i].desc);
+		return;
+	}
+	fprintf(f, "| behaviour | era | the model | the kernel |\n|---|---|---|---|\n");
+	for (int b = 0; b < CGT_NR_ERA_BEHAVIOURS; b++)
+		for (size_t i = 0; i < cgt_nr_kernel_eras; i++) {
+			const struct cgt_kernel_era *e = &cgt_kernel_eras[i];
+
+			fprintf(f, "| %s | %s | %s | %s |\n", cgt_era_behaviour_names[b], e->name,
+				cgt_era_value(e, (enum cgt_era_behaviour)b, buf, sizeof(buf)),
+				e->kernel[b]);
+		}
 }

@@ -56,3 +56,28 @@ Test(era, css_set_rwsem_bugs_only_in_3_15)
 		cr_assert_eq(parse(&cfg, e, "css-task-iter-block"), want, "era %s", e);
 	}
 }
+
+/*
+ * An era is a table of behaviours (cgtorture eras --table, docs/model.md): every row says
+ * what the model does and names the kernel file it follows or departs from.
+ */
+Test(era, every_behaviour_names_its_kernel_source)
+{
+	char buf[128];
+
+	for (size_t i = 0; i < cgt_nr_kernel_eras; i++) {
+		const struct cgt_kernel_era *e = &cgt_kernel_eras[i];
+
+		cr_assert_not_null(e->kernels, "era %s names no releases", e->name);
+		for (int b = 0; b < CGT_NR_ERA_BEHAVIOURS; b++) {
+			const char *v = cgt_era_value(e, (enum cgt_era_behaviour)b, buf, sizeof(buf));
+
+			cr_assert(v[0], "era %s: no value for %s", e->name, cgt_era_behaviour_names[b]);
+			cr_assert_not_null(e->kernel[b], "era %s: no source for %s", e->name,
+					   cgt_era_behaviour_names[b]);
+			cr_assert(strstr(e->kernel[b], ".c") || strstr(e->kernel[b], ".h"),
+				  "era %s, %s: no kernel file named: %s", e->name,
+				  cgt_era_behaviour_names[b], e->kernel[b]);
+		}
+	}
+}
