@@ -64,7 +64,7 @@ const struct cgt_kernel_era cgt_kernel_eras[] = {
 		.tasklist_lock = "rwlock-rpref", .css_set_lock = "rwlock-rpref",
 		.threadgroup_lock = "rwsem", .threadgroup_global = false,
 		.attach_locks_csets = false, .hung_task_iter = CGT_ITER_WHILE_EACH,
-		.proc_cgroup_mutex = true,
+		.proc_cgroup_mutex = true, .fork_copies_cset = true,
 		.desc = "tasklist_lock and css_set_lock x86 rwlock_t (readers pass a waiting "
 			"writer); signal->group_rwsem per process; cgroup_attach_task collects "
 			"the group under RCU alone",
@@ -77,10 +77,9 @@ const struct cgt_kernel_era cgt_kernel_eras[] = {
 				"css_task_iter_end (kernel/cgroup.c @ v3.14.1)",
 			[CGT_ERA_ATTACH] = "cgroup_attach_task walks the group under RCU alone "
 				"(kernel/cgroup.c @ v3.14.1)",
-			[CGT_ERA_FORK_EXIT] = "not modelled: cgroup_fork takes a reference to the "
-				"parent's css_set and copies it, cgroup_post_fork links that copy, "
-				"cgroup_exit puts it (kernel/cgroup.c @ v3.14.1); the model runs "
-				"3.15's",
+			[CGT_ERA_FORK_EXIT] = "cgroup_fork takes a reference to the parent's "
+				"css_set under task_lock and copies it, cgroup_post_fork links that "
+				"copy, cgroup_exit puts it (kernel/cgroup.c @ v3.14.1)",
 			[CGT_ERA_HUNG_TASK] = HUNG_WHILE_EACH " (kernel/hung_task.c @ v3.14.1)",
 			[CGT_ERA_PROC_CGROUP] = MUTEX_FIRST " (kernel/cgroup.c @ v3.14.1)",
 		},
@@ -206,7 +205,8 @@ const char *cgt_era_value(const struct cgt_kernel_era *e, enum cgt_era_behaviour
 	case CGT_ERA_ATTACH:
 		return e->attach_locks_csets ? "under the css_set lock" : "under RCU alone";
 	case CGT_ERA_FORK_EXIT:
-		return "linked at post-fork, put at exit";
+		return e->fork_copies_cset ? "the parent's copied at fork, put at exit" :
+		       "the parent's at post-fork, put at exit";
 	case CGT_ERA_HUNG_TASK:
 		snprintf(buf, len, "%s, a lock break every 1,024 threads",
 			 cgt_iter_name(e->hung_task_iter));

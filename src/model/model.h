@@ -171,6 +171,7 @@ struct cgt_kernel_era {
 	bool attach_locks_csets;	/* cgroup_attach_task collects under the css_set lock */
 	enum cgt_iter hung_task_iter;	/* khungtaskd's walk of each group */
 	bool proc_cgroup_mutex;		/* proc_cgroup_show takes cgroup_mutex (before 6.8) */
+	bool fork_copies_cset;		/* cgroup_fork references the parent's css_set (3.14) */
 	const char *desc;		/* what it sets, with the commits */
 	/* per behaviour: the kernel's function, tree and commit, and whether the model follows */
 	const char *kernel[CGT_NR_ERA_BEHAVIOURS];
@@ -306,7 +307,8 @@ int de_thread(struct task *tsk);
  * holding it (hooks->off_cpu), as --off-cpu and its swarm dimension ask.
  */
 void cgt_model_off_cpu_arm(double seconds, long nth);
-void cgroup_fork(struct task *child);
+void cgroup_fork(struct task *child, struct task *parent);
+void cgroup_cancel_fork(struct task *child);
 void cgroup_post_fork(struct task *child, struct task *parent);
 void cgroup_exit(struct task *tsk);
 struct css_set *task_css_set(struct task *t);

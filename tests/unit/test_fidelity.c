@@ -410,6 +410,54 @@ Test(era, proc_cgroup_show_6_8_takes_no_cgroup_mutex)
 	cr_assert_eq(order[0], 1, "the css_set lock alone");
 }
 
+/* The parent, moved to cgroups[0][3] while its child is between cgroup_fork and post_fork. */
+static struct task *move_parent;
+
+static void move_parent_now(const void *obj)
+{
+	(void)obj;
+	if (seen != 1)
+		return;
+	cr_assert_eq(cgroup_procs_write(&cgroups[0][3], move_parent->pid), 0);
+}
+
+/*
+ * cgroup_fork, cgroup_post_fork (kernel/cgroup.c): a process forks while a migration moves
+ * it. v3.14.1's cgroup_fork copies the parent's css_set and post_fork links that copy: the
+ * child stays behind in the old cgroup. v3.15.5's post_fork links the parent's css_set as
+ * it is then: the child follows.
+ */
+static void fork_during_move(const char *era, bool left_behind)
+{
+	struct task *parent, *child;
+
+	boot_era(era);
+	parent = fork_process();
+	move_parent = parent;
+	at_point = move_parent_now;
+	watch(CGT_PT_FORK_LINKED, NULL);
+	cr_assert_eq(copy_process(parent, 0, &child), 0);
+	unwatch();
+	cr_assert_eq(seen, 1);
+	cr_assert_eq(task_cgroup(parent, 0), &cgroups[0][3], "the parent moved");
+	cr_assert_eq(task_cgroup(child, 0), left_behind ? &cgroups[0][0] : &cgroups[0][3],
+		     "%s: the child %s", era, left_behind ? "stays behind" : "follows");
+	assert_model_sound();
+	do_exit(child);
+	do_exit(parent);
+	model_shutdown();
+}
+
+Test(era, cgroup_fork_3_14_child_escapes_the_parents_move)
+{
+	fork_during_move("3.14", true);
+}
+
+Test(era, cgroup_post_fork_3_15_child_follows_the_parents_move)
+{
+	fork_during_move("3.15", false);
+}
+
 /*
  * copy_process (kernel/fork.c) from 4.4 on: every fork, not only CLONE_THREAD, takes the one
  * global cgroup_threadgroup_rwsem for reading (1ed1328792ff); 3.15 forks a process without
