@@ -49,8 +49,9 @@ static int cmd_help(int argc, char **argv);
 static int cmd_list(int argc, char **argv)
 {
 	bool tsv = argc == 2 && !strcmp(argv[0], "bugs") && !strcmp(argv[1], "--tsv");
+	bool table = argc == 2 && !strcmp(argv[0], "eras") && !strcmp(argv[1], "--table");
 
-	if (argc > 1 && !tsv) {
+	if (argc > 1 && !tsv && !table) {
 		fprintf(stderr, "cgtorture: unexpected argument '%s' to %s\n", argv[1], argv[0]);
 		return CGT_EXIT_USAGE;
 	}
@@ -59,8 +60,7 @@ static int cmd_list(int argc, char **argv)
 	else if (!strcmp(argv[0], "locks"))
 		cgt_locks_print(stdout);
 	else if (!strcmp(argv[0], "eras"))
-		for (size_t i = 0; i < cgt_nr_kernel_eras; i++)
-			printf("%s\t%s\n", cgt_kernel_eras[i].name, cgt_kernel_eras[i].desc);
+		cgt_eras_print(stdout, table);
 	else
 		for (int i = 0; i < cgt_nr_schedulers; i++)
 			puts(cgt_schedulers[i]->name);
@@ -81,7 +81,8 @@ static const struct command {
 	{ "bugs", "[--tsv]", "the catalogue of known bugs", cmd_list },
 	{ "locks", "", "the lock variants", cmd_list },
 	{ "schedulers", "", "the schedulers of controlled runs, one a line", cmd_list },
-	{ "eras", "", "the kernel eras of --kernel and what each sets, one a line", cmd_list },
+	{ "eras", "[--table]", "the kernel eras of --kernel (--table: what each does, whence)",
+	  cmd_list },
 	{ "compare", "[OPTION...]", "lock variants side by side (compare --help)", cgt_compare_main },
 	{ "explore", "[OPTION...]", "many controlled schedules, until one fails", cgt_explore_main },
 	{ "replay", "REPORT", "run a report's failure again (replay --help)", cgt_replay_main },

@@ -51,6 +51,8 @@
 	  "alloc_pidmap: past pid_max, numbers are handed out again (--pid-max)")	\
 	X(LOCK_BREAK,		"rcu-lock-break",					\
 	  "check_hung_uninterruptible_tasks: 1,024 threads into a scan, a grace period")	\
+	X(HUNG_SCAN_CUT,	"hung-scan-cut",					\
+	  "rcu_lock_break: a thread unhashed under khungtaskd's scan ends it early")	\
 	X(OFF_CPU,		"holder-off-cpu",					\
 	  "threadgroup_change_begin: a reader leaves the CPU holding the lock (--off-cpu)") \
 	X(CSET_FOUND,		"css-set-found",					\

@@ -40,7 +40,8 @@ static void livelock_resume(enum cgt_point_id id, const void *obj)
 	struct cgt_thread *self = cgt_self;
 	char evidence[384];
 
-	if (id != CGT_PT_WALK_STEP)
+	/* a walk its walker bounds (khungtaskd's lock break) ends by itself */
+	if (id != CGT_PT_WALK_STEP || w->bounded)
 		return;
 	if (w->looped)
 		cgt_walk_stop(w, CGT_WALK_LOOPED);

@@ -27,3 +27,16 @@ int cgt_bug_parse(const char *name, enum cgt_bug *bug)
 	*bug = (enum cgt_bug)i;
 	return 0;
 }
+
+bool cgt_bug_in_era(enum cgt_bug bug, const char *era)
+{
+	const char *p = cgt_bug_catalogue[bug].eras;
+	size_t n = strlen(era);
+
+	if (!p)
+		return true;
+	for (; *p; p += strcspn(p, ","), p += *p == ',')
+		if (strcspn(p, ",") == n && !strncmp(p, era, n))
+			return true;
+	return false;
+}

@@ -29,15 +29,17 @@
 	  .explore = "--swarm off --sched random --threads 8 --steps 5000")	\
 	X(WALK_LEADER_EXEC,	\
 	  .name = "walk-leader-exec", .detector = CGT_DET_LIVELOCK, .build = "plain",	\
-	  .history = "khungtaskd's check_hung_uninterruptible_tasks (kernel/hung_task.c) walked "	\
-		"do_each_thread/while_each_thread under rcu_read_lock alone (3.14, 3.15): from a "	\
-		"group leader, which survives exits as a zombie but not an exec by another "	\
-		"thread, which releases it (0c740d0afc3b: \"it can exec\"); 6027ce497d44 says "	\
-		"the walk can livelock and only max_count bounds it; later for_each_process_thread",	\
-	  .twin = "for_each_thread from the leader (for_each_process_thread)",	\
+	  .history = "the OOM killer's select_bad_process (mm/oom_kill.c) walked every thread "	\
+		"with do_each_thread/while_each_thread under rcu_read_lock alone, with no batch "	\
+		"and no max_count (6b0c81b3be11, 3.6, to 3.13): an exec by another thread "	\
+		"releases the leader g, which survives its threads' exits as a zombie but not "	\
+		"that, and the walk never ends. Not khungtaskd: its 3.14/3.15 walk is the same, "	\
+		"but rcu_lock_break finds g unhashed within 1,024 threads and ends the scan",	\
+	  .twin = "for_each_process_thread, as from 3.14 (\"oom_kill: change oom_kill.c to use "	\
+		"for_each_thread()\")",	\
 	  .options = "--swarm off --perturb 100 --threads 64 --mix fork=35,exec=10,exit=15,migrate=5,observe=35",	\
-	  .explore = "--swarm off --sched random --threads 8 --steps 10000 --mix "	\
-		"fork=35,exec=10,exit=15,migrate=5,observe=35")	\
+	  .explore = "--swarm off --sched random --threads 8 --steps 20000 --mix "	\
+		"fork=30,exec=15,exit=10,migrate=0,observe=45")	\
 	X(NO_PID_ALIVE,	\
 	  .name = "no-pid-alive", .detector = CGT_DET_ASAN, .build = "asan",	\
 	  .history = "next_tid (fs/proc/base.c) steps from a thread held only by reference; without "	\
@@ -63,6 +65,7 @@
 		"rcu_read_lock while a writer holding it waits for a grace period is a deadlock"	\
 		" (task_cgroup_path had to take the rwsem first)",	\
 	  .twin = "the rwsem taken before rcu_read_lock; css_sets freed with call_rcu",	\
+	  .eras = "3.15",	\
 	  .options = "--swarm off --css-lock rwsem",	\
 	  .explore = "--swarm off --sched pct --depth 3 --threads 8 --steps 5000 --css-lock rwsem")	\
 	X(READER_PREF_RWLOCK,	\
@@ -89,6 +92,7 @@
 		"on a mutex while holding css_set_rwsem for reading, while the mutex's holder "	\
 		"wants the rwsem for writing",	\
 	  .twin = "the callback does not block inside the iteration",	\
+	  .eras = "3.15",	\
 	  .options = "--swarm off --mix fork=35,exec=2,exit=20,migrate=20,observe=23",	\
 	  .explore = "--swarm off --sched random --threads 8 --steps 5000 --mix "	\
 		"fork=35,exec=2,exit=20,migrate=20,observe=23")
@@ -109,6 +113,11 @@ struct cgt_bug_info {
 	const char *options;		/* options that make it show quickly */
 	const char *explore;		/* options that let cgtorture explore find it */
 	const char *tasklist_lock;	/* the lock variant it puts in tasklist_lock's place */
+	/*
+	 * the eras (--kernel) whose kernels had the code it breaks, comma-separated; NULL,
+	 * any: css_set_rwsem's mistakes are 3.15's (96d365e0b86e to f0d9a5f17575, 3.15-4.1)
+	 */
+	const char *eras;
 };
 
 extern const struct cgt_bug_info cgt_bug_catalogue[CGT_NR_BUGS];
@@ -120,5 +129,7 @@ static inline bool cgt_bug(enum cgt_bug bug)
 }
 
 int cgt_bug_parse(const char *name, enum cgt_bug *bug);
+/* Whether era @era's kernel had the code @bug breaks. */
+bool cgt_bug_in_era(enum cgt_bug bug, const char *era);
 
 #endif

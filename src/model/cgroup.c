@@ -252,34 +252,68 @@ static struct css_set *find_css_set(struct css_set *old_cset, struct cgroup *cgr
 	return cset;
 }
 
-/* cgroup_fork (3.15): the child points at init_css_set until cgroup_post_fork links it. */
-void cgroup_fork(struct task *child)
-{
-	RCU_INIT_POINTER(child->cgroups, &init_css_set);
-	CDS_INIT_LIST_HEAD(&child->cg_list);
-}
-
 /*
- * cgroup_post_fork (3.15): the child joins its parent's css_set, read under css_set_lock
- * so that a migration of the parent either precedes it (the child follows) or waits. A
- * migration that already linked the child (it found the new process by its pid) wins.
+ * cgroup_fork. 3.15 (kernel/cgroup.c @ v3.15.5): the child points at init_css_set until
+ * cgroup_post_fork links it. 3.14 (@ v3.14.1): under task_lock(current), a reference to the
+ * parent's css_set and a copy of the pointer, which cgroup_post_fork links; a new process
+ * forks under no threadgroup lock there, so a migration of the parent in between leaves
+ * the child in the old cgroup (the window 3.15's cgroup_post_fork closed). The model's
+ * migrations change ->cgroups under css_set_lock, which stands in for task_lock here.
  */
-void cgroup_post_fork(struct task *child, struct task *parent)
+void cgroup_fork(struct task *child, struct task *parent)
 {
 	struct css_set *cset;
 
-	cgt_write_lock(&css_set_lock);
+	CDS_INIT_LIST_HEAD(&child->cg_list);
+	if (!cgt_model_cfg()->era->fork_copies_cset) {
+		RCU_INIT_POINTER(child->cgroups, &init_css_set);
+		return;
+	}
+	cgt_read_lock(&css_set_lock);
 	cset = task_css_set(parent);
-	check_cset_rcu(cset, parent);
-	if (cds_list_empty(&child->cg_list)) {
+	get_css_set(cset);
+	RCU_INIT_POINTER(child->cgroups, cset);
+	cgt_read_unlock(&css_set_lock);
+}
+
+/* 3.14's bad_fork_cleanup_cgroup: cgroup_exit puts what cgroup_fork took (v3.14.1). */
+void cgroup_cancel_fork(struct task *child)
+{
+	if (!cgt_model_cfg()->era->fork_copies_cset)
+		return;
+	rcu_read_lock();
+	put_css_set(rcu_dereference(child->cgroups));
+	rcu_read_unlock();
+	RCU_INIT_POINTER(child->cgroups, &init_css_set);
+}
+
+/*
+ * cgroup_post_fork. 3.15: the child joins its parent's css_set, read under css_set_lock so
+ * that a migration of the parent either precedes it (the child follows) or waits. 3.14:
+ * the child joins the css_set cgroup_fork copied (or the one a migration that found it
+ * since has set: cgroup_attach_task). No migration links an unlinked child in either.
+ */
+void cgroup_post_fork(struct task *child, struct task *parent)
+{
+	const bool copied = cgt_model_cfg()->era->fork_copies_cset;
+	struct css_set *cset;
+
+	cgt_write_lock(&css_set_lock);
+	cset = task_css_set(copied ? child : parent);
+	check_cset_rcu(cset, copied ? child : parent);
+	if (!copied) {
 		get_css_set(cset);
 		rcu_assign_pointer(child->cgroups, cset);
-		cds_list_add(&child->cg_list, &cset->tasks);
 	}
+	cds_list_add(&child->cg_list, &cset->tasks);
 	cgt_write_unlock(&css_set_lock);
 }
 
-/* cgroup_exit (3.15): leave the css_set; the task points at init_css_set, unreferenced. */
+/*
+ * cgroup_exit: leave the css_set; the task points at init_css_set, unreferenced. 3.15 puts
+ * the css_set if the task was linked; 3.14's put_css_set_taskexit puts the one cgroup_fork
+ * took, linked or not: the same here, where every task is linked before it runs.
+ */
 void cgroup_exit(struct task *tsk)
 {
 	struct css_set *cset;
@@ -392,9 +426,20 @@ int cgroup_attach_task(struct cgroup *cgrp, struct task *leader, bool threadgrou
 	}
 	cgt_write_lock(&css_set_lock);
 	for (i = 0; i < n; i++) {
-		/* leave a task alone if cgroup_post_fork() hasn't linked it yet (3.15) */
+		/*
+		 * A task cgroup_post_fork has not linked yet: 3.15 leaves it alone, to join
+		 * its parent's css_set; 3.14's cgroup_task_migrate sets its ->cgroups, which
+		 * cgroup_post_fork links.
+		 */
 		if (cds_list_empty(&set[i].task->cg_list)) {
 			cgt_cover(CGT_PATH_MIGRATE_UNLINKED);
+			if (cgt_model_cfg()->era->fork_copies_cset) {
+				struct css_set *old = task_css_set(set[i].task);
+
+				rcu_assign_pointer(set[i].task->cgroups, set[i].cset);
+				set[i].cset = old;
+				continue;
+			}
 			unlinked[nunlinked++] = set[i].task;
 			continue;
 		}
@@ -578,19 +623,23 @@ void css_task_iter_end(struct css_task_iter *it)
 }
 
 /*
- * proc_cgroup_show: "/proc/<pid>/cgroup", one line per hierarchy. The kernel takes
+ * proc_cgroup_show: "/proc/<pid>/cgroup", one line per hierarchy. To 6.7 the kernel takes
  * cgroup_mutex first, then the css_set lock for reading (3.14: read_lock(&css_set_lock) in
- * task_cgroup_from_root; 3.15: down_read(&css_set_rwsem)); the css_set lock nests outside
- * rcu_read_lock (96d365e0b86e fixed task_cgroup_path so); rwsem-inside-rcu takes those two
- * the other way round.
+ * task_cgroup_from_root; 3.15: down_read(&css_set_rwsem); 4.4: spin_lock_bh); the css_set
+ * lock nests outside rcu_read_lock (96d365e0b86e fixed task_cgroup_path so); rwsem-inside-rcu
+ * takes those two the other way round. From 9067d90006df (6.8; kernel/cgroup/cgroup.c @
+ * v6.18.2) no cgroup_mutex: rcu_read_lock, then spin_lock_irq(&css_set_lock), an order
+ * that matters only to a lock that sleeps, which 6.x's is not.
  */
 int proc_cgroup_show(struct task *t, char *buf, size_t len)
 {
 	bool inside = cgt_bug(CGT_BUG_RWSEM_INSIDE_RCU);
+	bool mutex = cgt_model_cfg()->era->proc_cgroup_mutex;
 	struct css_set *cset;
 	size_t off = 0;
 
-	cgt_write_lock(&cgroup_mutex);
+	if (mutex)
+		cgt_write_lock(&cgroup_mutex);
 	if (inside) {
 		rcu_read_lock();
 		cgt_read_lock(&css_set_lock);
@@ -614,7 +663,8 @@ int proc_cgroup_show(struct task *t, char *buf, size_t len)
 		rcu_read_unlock();
 		cgt_read_unlock(&css_set_lock);
 	}
-	cgt_write_unlock(&cgroup_mutex);
+	if (mutex)
+		cgt_write_unlock(&cgroup_mutex);
 	return (int)off;
 }
 

@@ -65,7 +65,7 @@ int copy_process(struct task *parent, unsigned long clone_flags, struct task **c
 		}
 	}
 	p->signal = sig;
-	cgroup_fork(p);
+	cgroup_fork(p, parent);
 
 	pid = alloc_pid();
 	if (!pid) {
@@ -131,6 +131,7 @@ int copy_process(struct task *parent, unsigned long clone_flags, struct task **c
 bad_fork_free_pid:
 	free_pid(pid);
 bad_fork_cleanup_signal:
+	cgroup_cancel_fork(p);
 	if (thread) {
 		atomic_dec(&sig->live);
 		refcount_dec(&sig->sigcnt, "copy_process's unwinding: a signal_struct's sigcnt");

@@ -144,15 +144,37 @@ struct cgt_model_hooks {
 	void (*off_cpu)(double seconds);
 };
 
-/* era.c: a kernel era (--kernel), its locks and the code paths that changed with them. */
+/*
+ * era.c: a kernel era (--kernel), a table of behaviours: its locks and the code paths that
+ * changed with them, each with the kernel function, tree and commit it follows.
+ */
+enum cgt_era_behaviour {
+	CGT_ERA_TASKLIST_LOCK,
+	CGT_ERA_CSS_SET_LOCK,
+	CGT_ERA_THREADGROUP,		/* the threadgroup lock, and which forks take it */
+	CGT_ERA_ITER,			/* css_task_iter */
+	CGT_ERA_ATTACH,			/* cgroup_attach_task's collection of the group */
+	CGT_ERA_FORK_EXIT,		/* a task's css_set across fork and exit */
+	CGT_ERA_HUNG_TASK,		/* khungtaskd's walk and its break */
+	CGT_ERA_PROC_CGROUP,		/* proc_cgroup_show's locks */
+	CGT_NR_ERA_BEHAVIOURS
+};
+extern const char *const cgt_era_behaviour_names[CGT_NR_ERA_BEHAVIOURS];
+
 struct cgt_kernel_era {
 	const char *name;		/* "3.15" */
+	const char *kernels;		/* the releases it stands for, and the tree read */
 	const char *tasklist_lock;	/* lock variants, by name */
 	const char *css_set_lock;
 	const char *threadgroup_lock;
 	bool threadgroup_global;	/* cgroup_threadgroup_rwsem, not signal->group_rwsem */
 	bool attach_locks_csets;	/* cgroup_attach_task collects under the css_set lock */
+	enum cgt_iter hung_task_iter;	/* khungtaskd's walk of each group */
+	bool proc_cgroup_mutex;		/* proc_cgroup_show takes cgroup_mutex (before 6.8) */
+	bool fork_copies_cset;		/* cgroup_fork references the parent's css_set (3.14) */
 	const char *desc;		/* what it sets, with the commits */
+	/* per behaviour: the kernel's function, tree and commit, and whether the model follows */
+	const char *kernel[CGT_NR_ERA_BEHAVIOURS];
 };
 /* The global threadgroup lock's variant (the kernel's percpu_rw_semaphore). */
 #define CGT_THREADGROUP_GLOBAL_LOCK	"percpu-rwsem"
@@ -161,6 +183,9 @@ extern const struct cgt_kernel_era cgt_kernel_eras[];
 extern const size_t cgt_nr_kernel_eras;
 const struct cgt_kernel_era *cgt_era_find(const char *name);
 const char *cgt_era_names(void);
+/* What the model does for behaviour @b in era @e, in words, from the fields it runs on. */
+const char *cgt_era_value(const struct cgt_kernel_era *e, enum cgt_era_behaviour b, char *buf,
+			  size_t len);
 
 /* What the model must know of a run. */
 struct cgt_model_config {
@@ -282,7 +307,8 @@ int de_thread(struct task *tsk);
  * holding it (hooks->off_cpu), as --off-cpu and its swarm dimension ask.
  */
 void cgt_model_off_cpu_arm(double seconds, long nth);
-void cgroup_fork(struct task *child);
+void cgroup_fork(struct task *child, struct task *parent);
+void cgroup_cancel_fork(struct task *child);
 void cgroup_post_fork(struct task *child, struct task *parent);
 void cgroup_exit(struct task *tsk);
 struct css_set *task_css_set(struct task *t);
@@ -339,6 +365,13 @@ struct cgt_walk {
 	const char *why;		/* then: why it was stopped */
 	uint64_t section;		/* the RCU read-side section it runs in (0: none) */
 	bool rcu_reported;		/* an RCU lifetime broken: reported once a walk */
+	/*
+	 * The walker ends the walk itself: khungtaskd's rcu_lock_break ends its scan once the
+	 * start or the current thread is unhashed, at most HUNG_TASK_BATCHING steps after any
+	 * step, so neither a second meeting nor the walk's length is a livelock there.
+	 */
+	bool bounded;
+	bool cut_short;			/* and it did: a lock break found a thread unhashed */
 	char fate[96];			/* and what became of the start thread */
 };
 
@@ -364,10 +397,16 @@ void cgt_walk_stop(struct cgt_walk *w, const char *why);
 #define cgt_walk_for_each(w, start, iter, fn, t)				\
 	for ((t) = cgt_walk_first((w), (start), (iter), (fn)); (t); (t) = cgt_walk_next(w))
 
+/* The same, for a walk that @w's walker bounds itself (struct cgt_walk.bounded). */
+#define cgt_walk_for_each_bounded(w, start, iter, fn, t)			\
+	for ((t) = cgt_walk_first((w), (start), (iter), (fn)), (w)->bounded = true; (t);	\
+	     (t) = cgt_walk_next(w))
+
 /* The walkers, each in the file named after its kernel file. */
 int fill_stats_for_tgid(int tgid, enum cgt_iter iter, struct cgt_walk *w);	/* taskstats.c */
 int oom_badness(int pid, enum cgt_iter iter, struct cgt_walk *w);		/* oom_kill.c */
-long check_hung_uninterruptible_tasks(enum cgt_iter iter, struct cgt_walk *w);	/* hung_task.c */
+long select_bad_process(enum cgt_iter iter, struct cgt_walk *w);		/* oom_kill.c */
+long check_hung_uninterruptible_tasks(struct cgt_walk *w);			/* hung_task.c */
 /* proc_base.c: a getdents call's room, in names; the threads a listing watches, remembers */
 #define CGT_GETDENTS_ENTRIES	4
 #define CGT_READDIR_WATCH	64

@@ -162,10 +162,10 @@ struct task *cgt_walk_next(struct cgt_walk *w)
 	struct task *t;
 
 	cgt_point(CGT_PT_WALK_STEP, w);
-	/* the model's own bounds, for a walk that no detector watches */
-	if (w->looped)
+	/* the model's own bounds, for a walk that no detector watches and no walker bounds */
+	if (!w->bounded && w->looped)
 		cgt_walk_stop(w, CGT_WALK_LOOPED);
-	else if (w->old_steps >= cgt_model_cfg()->walk_limit)
+	else if (!w->bounded && w->old_steps >= cgt_model_cfg()->walk_limit)
 		cgt_walk_stop(w, CGT_WALK_TOO_LONG);
 	if (w->overran)
 		return walk_visit(w, NULL);

@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
-/* The listings of the catalogue of known bugs (src/model/bugs.h) and of the lock variants. */
+/*
+ * The listings of the catalogue of known bugs (src/model/bugs.h), of the lock variants and of
+ * the kernel eras (src/model/era.c).
+ */
 #include <stdio.h>
 
 #include "catalogue.h"
@@ -19,10 +22,11 @@ void cgt_bugs_print(FILE *f, bool tsv)
 			continue;
 		}
 		fprintf(f, "%s\n  caught by: %s (%s build)\n  kernel:    %s\n  twin:      %s\n"
+			"  eras:      %s\n"
 			"  try:       cgtorture run --bug %s%s%s --stop-on %s --expect fail\n"
 			"  explore:   cgtorture explore --bug %s %s\n\n",
 			b->name, cgt_detector_names[b->detector], b->build, b->history, b->twin,
-			b->name, b->options[0] ? " " : "", b->options,
+			b->eras ? b->eras : "any", b->name, b->options[0] ? " " : "", b->options,
 			cgt_detector_names[b->detector], b->name, b->explore);
 	}
 }
@@ -39,4 +43,29 @@ void cgt_locks_print(FILE *f)
 			ops->sleeps ? "sleeping" : "spinning", ops->shared ? "shared" : "exclusive",
 			ops->desc, ops->bug ? "; known bug: " : "", ops->bug ? ops->bug : "");
 	}
+}
+
+/*
+ * One line per era (its name, what it sets), or with @table the eras' behaviours as the
+ * markdown table docs/model.md carries: behaviour by behaviour, what the model does in each
+ * era and the kernel function, tree and commit it follows.
+ */
+void cgt_eras_print(FILE *f, bool table)
+{
+	char buf[128];
+
+	if (!table) {
+		for (size_t i = 0; i < cgt_nr_kernel_eras; i++)
+			fprintf(f, "%s\t%s\n", cgt_kernel_eras[i].name, cgt_kernel_eras[i].desc);
+		return;
+	}
+	fprintf(f, "| behaviour | era | the model | the kernel |\n|---|---|---|---|\n");
+	for (int b = 0; b < CGT_NR_ERA_BEHAVIOURS; b++)
+		for (size_t i = 0; i < cgt_nr_kernel_eras; i++) {
+			const struct cgt_kernel_era *e = &cgt_kernel_eras[i];
+
+			fprintf(f, "| %s | %s | %s | %s |\n", cgt_era_behaviour_names[b], e->name,
+				cgt_era_value(e, (enum cgt_era_behaviour)b, buf, sizeof(buf)),
+				e->kernel[b]);
+		}
 }

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* The listings of the catalogue of known bugs (src/model/bugs.h) and of the lock variants. */
+/* The listings of the catalogue of known bugs, of the lock variants and of the kernel eras. */
 #ifndef CGT_RUN_CATALOGUE_H
 #define CGT_RUN_CATALOGUE_H
 
@@ -10,5 +10,6 @@
 
 void cgt_bugs_print(FILE *f, bool tsv);
 void cgt_locks_print(FILE *f);
+void cgt_eras_print(FILE *f, bool table);
 
 #endif

@@ -88,9 +88,10 @@ static struct task *get_random_task(struct cgt_run *run, struct prng *rng)
 }
 
 /*
- * A thread-group walk: taskstats under siglock, the OOM killer's find_lock_task_mm and
- * khungtaskd's scan under RCU alone (model/): one in eight, three in eight and the rest. A
- * walker with a watch keeps walking a live process for a while, as a monitor polls it.
+ * A thread-group walk: the OOM killer's scan of every thread and khungtaskd's, one in
+ * sixteen each, the OOM killer's find_lock_task_mm three in eight (all under RCU alone), and
+ * taskstats under siglock the rest (model/). A walker with a watch keeps walking a live
+ * process for a while, as a monitor polls it.
  */
 static void read_walk(struct cgt_run *run, struct prng *rng, struct cgt_watch *watch)
 {
@@ -103,13 +104,17 @@ static void read_walk(struct cgt_run *run, struct prng *rng, struct cgt_watch *w
 	} else {
 		tgid = random_recent_pid(run, rng);
 	}
-	ret = prng_below(rng, 8);
-	if (!ret)
-		ret = check_hung_uninterruptible_tasks(run->cfg->iter, &w) < 0 ? -ELOOP : 0;
-	else if (ret <= 3)
+	ret = prng_below(rng, 16);
+	if (!ret) {
+		ret = select_bad_process(run->cfg->iter, &w) < 0 ? -ELOOP : 0;
+	} else if (ret == 1) {
+		check_hung_uninterruptible_tasks(&w);	/* a scan always ends */
+		ret = 0;
+	} else if (ret <= 7) {
 		ret = oom_badness(tgid, run->cfg->iter, &w);
-	else
+	} else {
 		ret = fill_stats_for_tgid(tgid, run->cfg->iter, &w);
+	}
 	if (watch && !ret && watch->left <= 0) {
 		watch->tgid = tgid;		/* found a live one: keep watching it */
 		watch->left = 50;

@@ -209,6 +209,13 @@ static int run_rules(const struct tunable_set *run, struct cgt_run_config *cfg)
 		if (!cgt_tunables_given(run, "tasklist-lock"))
 			cfg->tasklist_lock = cgt_lock_find(cfg->era->tasklist_lock);
 	}
+	/* a bug breaks code its era's kernel had, or it is no bug of that kernel */
+	for (int b = 0; b < CGT_NR_BUGS; b++)
+		if ((cfg->bugs & (1UL << b)) && !cgt_bug_in_era((enum cgt_bug)b, cfg->era->name)) {
+			fprintf(stderr, "cgtorture: --bug %s breaks code of era %s alone, not of %s\n",
+				cgt_bug_catalogue[b].name, cgt_bug_catalogue[b].eras, cfg->era->name);
+			return CGT_EXIT_USAGE;
+		}
 	/* a bug that is a lock, not a code path, replaces tasklist_lock's variant */
 	for (int b = 0; b < CGT_NR_BUGS; b++)
 		if ((cfg->bugs & (1UL << b)) && cgt_bug_catalogue[b].tasklist_lock)

@@ -115,6 +115,9 @@ grep -q "^hang " "$out" && grep -q "holds cgroup_threadgroup_rwsem (read)" "$oc"
 	{ echo "FAIL: --off-cpu gave no hang on cgroup_threadgroup_rwsem"; fails=$((fails + 1)); }
 rm -rf "$oc"
 expect 2 run --off-cpu -1
+# css_set_rwsem's mistakes are 3.15's: 4.4's css_set_lock is a spinlock (f0d9a5f17575)
+expect 2 run --kernel 4.4 --bug rwsem-inside-rcu
+expect 2 run --kernel 6.x --bug css-task-iter-block
 
 # It never outlives its hard deadline (duration + stall + 4 s + 1 s a 2,000 threads), but by
 # up to 10 s while threads still leave or step (detect/deadline.c): a 4 s run of 2,000

@@ -1,5 +1,6 @@
 #!/bin/sh
-# Every kernel era (cgtorture eras) passes a default run, in the plain and the TSan build.
+# Every kernel era (cgtorture eras) passes a default run, in the plain and the TSan build, and
+# docs/model.md's table of the eras' behaviours is the one the binary prints.
 # What an era shipped with is no failure of the run: 3.14 and 3.15's x86 rwlock_t lets
 # readers pass a waiting writer, and a starvation it causes is the catalogue's
 # reader-pref-rwlock, counted as known (SUMMARY known=N) with the verdict PASS. Anything
@@ -13,6 +14,16 @@ log=$(mktemp)
 trap 'rm -rf "$log" "$log.d"' EXIT
 mkdir -p "$log.d"
 fails=0
+# docs/model.md carries the eras' table as the binary prints it, between its two markers
+doc=$(dirname "$0")/../../docs/model.md
+"$plain" eras --table >"$log"
+if sed -n '/^<!-- cgtorture eras --table -->$/,/^<!-- end of cgtorture eras --table -->$/p' \
+	"$doc" | sed '1d;$d' | cmp -s - "$log"; then
+	echo "ok:   docs/model.md's era table is cgtorture eras --table"
+else
+	echo "FAIL: docs/model.md's era table differs from cgtorture eras --table"
+	fails=$((fails + 1))
+fi
 for era in $("$plain" eras | cut -f1); do
 	for bin in "$plain" "$tsan"; do
 		"$bin" run --kernel "$era" --duration "$secs" --expect pass --quiet --out "$log.d" \

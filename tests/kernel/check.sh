@@ -30,6 +30,7 @@ funcs = {
     "procs-tid-moves-all": "__cgroup_procs_write: tsk->group_leader",
     "procs-fork-during-move": "threadgroup lock, cgroup_post_fork",
     "single-thread-move": "cgroup.threads (v2) / tasks (v1): one thread",
+    "zombie-cgroup": "cgroup_exit, cgroup_free, proc_cgroup_show",
     "pid-wrap": "alloc_pidmap: past pid_max, from RESERVED_PIDS",
     "pid-reused-at-once": "free_pid: free_pidmap as it unhashes",
 }

@@ -501,7 +501,7 @@ static void rmdir_retry(const char *path)
 static void cg_skip(const char *why)
 {
 	const char *keys[] = { "procs-moves-all", "procs-tid-moves-all", "procs-fork-during-move",
-			       "single-thread-move" };
+			       "single-thread-move", "zombie-cgroup" };
 
 	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
 		row(keys[i], "skip", "%s", why);
@@ -548,6 +548,35 @@ static void check_cgroups(void)
 	bad = not_in(h, rel_b, 0, NULL);
 	row("procs-tid-moves-all", bad == 0 ? "yes" : "no", "tid %d (not the leader) to "
 	    "cgroup.procs: %d of 5 threads elsewhere", tid, bad);
+
+	/*
+	 * A zombie's /proc/PID/cgroup: from 4.4 cgroup_exit keeps the css_set until cgroup_free,
+	 * and on v2 proc_cgroup_show prints the cgroup the zombie died in; on v1, "/" for a
+	 * PF_EXITING task (kernel/cgroup/cgroup.c @ v6.18.2); 3.15's cgroup_exit pointed the
+	 * task at init_css_set.
+	 */
+	h2 = fork();
+	if (h2 == 0) {
+		pause();
+		_exit(0);
+	}
+	if (h2 > 0 && !write_pid(a, "cgroup.procs", h2)) {
+		char zcg[PATH_MAX] = "", st = '?';
+
+		kill(h2, SIGKILL);
+		for (int tries = 0; st != 'Z' && tries < 1000; tries++) {
+			msleep(1);
+			st = task_state(h2, h2);
+		}
+		task_cgroup(h2, h2, zcg, sizeof(zcg));
+		row("zombie-cgroup", st != 'Z' ? "no" : !strcmp(zcg, rel_a) ? "kept" :
+		    !strcmp(zcg, "/") ? "root" : "other", "zombie %d (state %c), moved to %s "
+		    "before it died: /proc/%d/cgroup says %s (%s)", h2, st, rel_a, h2,
+		    zcg[0] ? zcg : "nothing", v2 ? "v2" : "v1");
+	} else {
+		row("zombie-cgroup", "skip", "could not fork or move a child");
+	}
+	reap(h2);
 
 	h2 = helper(0, true, &tid2);
 	for (double end = now() + 1.0; now() < end; writes++) {

@@ -73,13 +73,13 @@ static void boot_era(const char *name)
 	const struct cgt_kernel_era *era = cgt_era_find(name);
 	struct cgt_model_config cfg = {
 		.era = era,
-		.css_set_lock_ops = cgt_lock_find("rwsem"),
 		.tasklist_lock_ops = cgt_lock_find("rwlock"),
 		.iter = CGT_ITER_FOR_EACH,
 		.walk_limit = FIXTURE_WALK_LIMIT,
 	};
 
 	cr_assert_not_null(era, "no era %s", name);
+	cfg.css_set_lock_ops = cgt_lock_find(era->css_set_lock);	/* the era's, as --kernel */
 	cgt_rcu_register_thread();
 	cr_assert_eq(cgt_model_init(&cfg), 0);
 	cgt_failures_reset();
@@ -225,11 +225,60 @@ static void exec_now(const void *obj)
 }
 
 /*
- * check_hung_uninterruptible_tasks (kernel/hung_task.c): khungtaskd walks every group under
- * RCU alone from its leader. With the 3.14 while_each_thread (walk-leader-exec), an exec by
- * another thread releases the leader and the walk never ends; for_each_thread ends.
+ * check_hung_uninterruptible_tasks (kernel/hung_task.c @ v3.14.1, v3.15.5): khungtaskd walks
+ * every group from its leader with while_each_thread under RCU alone. An exec by another
+ * thread releases the leader, and the walk goes round the ring without it; 1,024 threads
+ * into the scan rcu_lock_break finds the leader unhashed and ends the scan: cut short, not
+ * a livelock. v4.4.1's for_each_process_thread ends the group's walk at its head.
  */
-Test(fidelity, check_hung_uninterruptible_tasks_walk_leader_exec)
+static void hung_scan_across_an_exec(const char *era, bool cut)
+{
+	struct task *th[2];
+	struct cgt_walk w;
+	long seen_threads;
+
+	boot_era(era);
+	fork_group(th, 2);
+	exec_leader = th[0];
+	exec_thread = th[1];
+	at_point = exec_now;
+	watch(CGT_PT_WALK_STEP, NULL);
+	seen_threads = check_hung_uninterruptible_tasks(&w);
+	unwatch();
+	cr_assert(thread_group_leader(th[1]), "the exec took the leader's place");
+	cr_assert_not(w.overran);
+	cr_assert_eq(cgt_failures_total(), 0, "no detector may report the scan");
+	cr_assert_eq(w.cut_short, cut, "%s: the scan %s", era, cut ? "goes on" : "was cut short");
+	if (cut)
+		cr_assert_geq(seen_threads, 1024, "it ends at the lock break, %ld threads in",
+			      seen_threads);
+	else
+		cr_assert_lt(seen_threads, 1024);
+	do_exit(th[1]);
+	model_shutdown();
+}
+
+Test(era, check_hung_uninterruptible_tasks_3_14_scan_cut_by_rcu_lock_break)
+{
+	hung_scan_across_an_exec("3.14", true);
+}
+
+Test(era, check_hung_uninterruptible_tasks_3_15_scan_cut_by_rcu_lock_break)
+{
+	hung_scan_across_an_exec("3.15", true);
+}
+
+Test(era, check_hung_uninterruptible_tasks_4_4_for_each_process_thread_ends)
+{
+	hung_scan_across_an_exec("4.4", false);
+}
+
+/*
+ * select_bad_process (mm/oom_kill.c): every thread under RCU alone, no batch, no max_count.
+ * With 3.13's do_each_thread/while_each_thread (walk-leader-exec) an exec by another thread
+ * releases the leader and the walk never ends; v3.14.1's for_each_process_thread ends.
+ */
+Test(fidelity, select_bad_process_walk_leader_exec)
 {
 	struct task *th[2];
 	struct cgt_walk w;
@@ -243,10 +292,10 @@ Test(fidelity, check_hung_uninterruptible_tasks_walk_leader_exec)
 		__atomic_store_n(&cgt_bugs_enabled, bug ? 1UL << CGT_BUG_WALK_LEADER_EXEC : 0,
 				 __ATOMIC_RELAXED);
 		if (bug) {
-			cr_assert_eq(check_hung_uninterruptible_tasks(CGT_ITER_FOR_EACH, &w), -ELOOP);
+			cr_assert_eq(select_bad_process(CGT_ITER_FOR_EACH, &w), -ELOOP);
 			cr_assert(w.overran);
 		} else {
-			cr_assert_geq(check_hung_uninterruptible_tasks(CGT_ITER_FOR_EACH, &w), 1);
+			cr_assert_geq(select_bad_process(CGT_ITER_FOR_EACH, &w), 1);
 			cr_assert_not(w.overran);
 		}
 		unwatch();
@@ -322,8 +371,8 @@ Test(era, cgroup_attach_task_3_14_collects_under_rcu)
 	attach_checks(false);
 }
 
-/* proc_cgroup_show (kernel/cgroup.c): cgroup_mutex first, then the css_set lock. */
-Test(fidelity, proc_cgroup_show_takes_cgroup_mutex_first)
+/* The locks proc_cgroup_show takes, in order, into order[0..norder). */
+static void proc_cgroup_show_locks(void)
 {
 	struct task *th[1];
 	char buf[128];
@@ -332,11 +381,81 @@ Test(fidelity, proc_cgroup_show_takes_cgroup_mutex_first)
 	watch(CGT_PT_LOCK_HELD, NULL);
 	cr_assert_gt(proc_cgroup_show(th[0], buf, sizeof(buf)), 0);
 	unwatch();
+	do_exit(th[0]);
+	model_shutdown();
+}
+
+/*
+ * proc_cgroup_show (kernel/cgroup.c @ v3.14.1, v3.15.5, v4.4.1): cgroup_mutex first, then
+ * the css_set lock.
+ */
+Test(fidelity, proc_cgroup_show_takes_cgroup_mutex_first)
+{
+	proc_cgroup_show_locks();
 	cr_assert_eq(norder, 2);
 	cr_assert_eq(order[0], 2, "cgroup_mutex first");
 	cr_assert_eq(order[1], 1, "then the css_set lock");
-	do_exit(th[0]);
+}
+
+/*
+ * proc_cgroup_show (kernel/cgroup/cgroup.c @ v6.18.2): rcu_read_lock and
+ * spin_lock_irq(&css_set_lock) alone, since 9067d90006df "cgroup: Eliminate the need for
+ * cgroup_mutex in proc_cgroup_show()" (6.8).
+ */
+Test(era, proc_cgroup_show_6_8_takes_no_cgroup_mutex)
+{
+	boot_era("6.x");
+	proc_cgroup_show_locks();
+	cr_assert_eq(norder, 1);
+	cr_assert_eq(order[0], 1, "the css_set lock alone");
+}
+
+/* The parent, moved to cgroups[0][3] while its child is between cgroup_fork and post_fork. */
+static struct task *move_parent;
+
+static void move_parent_now(const void *obj)
+{
+	(void)obj;
+	if (seen != 1)
+		return;
+	cr_assert_eq(cgroup_procs_write(&cgroups[0][3], move_parent->pid), 0);
+}
+
+/*
+ * cgroup_fork, cgroup_post_fork (kernel/cgroup.c): a process forks while a migration moves
+ * it. v3.14.1's cgroup_fork copies the parent's css_set and post_fork links that copy: the
+ * child stays behind in the old cgroup. v3.15.5's post_fork links the parent's css_set as
+ * it is then: the child follows.
+ */
+static void fork_during_move(const char *era, bool left_behind)
+{
+	struct task *parent, *child;
+
+	boot_era(era);
+	parent = fork_process();
+	move_parent = parent;
+	at_point = move_parent_now;
+	watch(CGT_PT_FORK_LINKED, NULL);
+	cr_assert_eq(copy_process(parent, 0, &child), 0);
+	unwatch();
+	cr_assert_eq(seen, 1);
+	cr_assert_eq(task_cgroup(parent, 0), &cgroups[0][3], "the parent moved");
+	cr_assert_eq(task_cgroup(child, 0), left_behind ? &cgroups[0][0] : &cgroups[0][3],
+		     "%s: the child %s", era, left_behind ? "stays behind" : "follows");
+	assert_model_sound();
+	do_exit(child);
+	do_exit(parent);
 	model_shutdown();
+}
+
+Test(era, cgroup_fork_3_14_child_escapes_the_parents_move)
+{
+	fork_during_move("3.14", true);
+}
+
+Test(era, cgroup_post_fork_3_15_child_follows_the_parents_move)
+{
+	fork_during_move("3.15", false);
 }
 
 /*

@@ -1,0 +1,83 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The kernel eras (src/model/era.c): what --kernel E sets, checked against what each
+ * kernel's own source has, and the catalogue's bugs kept to the eras that had their code.
+ * The configuration is made as the command line makes it (cgt_run_options_argv).
+ */
+#include <criterion/criterion.h>
+#include <string.h>
+
+#include "../../src/run/options.h"
+#include "../../src/base/exit_status.h"
+#include "../../src/model/model.h"
+
+static int parse(struct cgt_run_config *cfg, const char *era, const char *bug)
+{
+	char *argv[] = { "cgtorture", "--kernel", (char *)era, "--bug", (char *)bug, NULL };
+	int argc = bug ? 5 : 3;
+
+	return cgt_run_options_argv(argc, argv, cfg);
+}
+
+/*
+ * The css_set lock each kernel has: kernel/cgroup.c @ v3.14.1 DEFINE_RWLOCK(css_set_lock),
+ * v3.15.5 DECLARE_RWSEM(css_set_rwsem) (96d365e0b86e), v4.4.1 DEFINE_SPINLOCK(css_set_lock)
+ * (f0d9a5f17575, 4.2), kernel/cgroup/cgroup.c @ v6.18.2 DEFINE_SPINLOCK(css_set_lock).
+ */
+Test(era, css_set_lock_is_each_kernels)
+{
+	static const char *const want[][2] = {
+		{ "3.14", "rwlock-rpref" }, { "3.15", "rwsem" }, { "4.4", "spinlock" },
+		{ "6.x", "spinlock" },
+	};
+	struct cgt_run_config cfg;
+
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		cr_assert_eq(parse(&cfg, want[i][0], NULL), 0);
+		cr_assert_str_eq(cfg.css_lock->name, want[i][1], "era %s", want[i][0]);
+	}
+}
+
+/*
+ * css_set_rwsem's own mistakes (a reader inside RCU, a callback sleeping in a whole-cgroup
+ * iteration) are 3.15's: v4.4.1's css_set_lock is a spinlock taken per iterator step.
+ */
+Test(era, css_set_rwsem_bugs_only_in_3_15)
+{
+	struct cgt_run_config cfg;
+
+	cr_assert_eq(parse(&cfg, "3.15", "rwsem-inside-rcu"), 0);
+	cr_assert_eq(parse(&cfg, "3.15", "css-task-iter-block"), 0);
+	for (size_t i = 0; i < cgt_nr_kernel_eras; i++) {
+		const char *e = cgt_kernel_eras[i].name;
+		int want = strcmp(e, "3.15") ? CGT_EXIT_USAGE : 0;
+
+		cr_assert_eq(parse(&cfg, e, "rwsem-inside-rcu"), want, "era %s", e);
+		cr_assert_eq(parse(&cfg, e, "css-task-iter-block"), want, "era %s", e);
+	}
+}
+
+/*
+ * An era is a table of behaviours (cgtorture eras --table, docs/model.md): every row says
+ * what the model does and names the kernel file it follows or departs from.
+ */
+Test(era, every_behaviour_names_its_kernel_source)
+{
+	char buf[128];
+
+	for (size_t i = 0; i < cgt_nr_kernel_eras; i++) {
+		const struct cgt_kernel_era *e = &cgt_kernel_eras[i];
+
+		cr_assert_not_null(e->kernels, "era %s names no releases", e->name);
+		for (int b = 0; b < CGT_NR_ERA_BEHAVIOURS; b++) {
+			const char *v = cgt_era_value(e, (enum cgt_era_behaviour)b, buf, sizeof(buf));
+
+			cr_assert(v[0], "era %s: no value for %s", e->name, cgt_era_behaviour_names[b]);
+			cr_assert_not_null(e->kernel[b], "era %s: no source for %s", e->name,
+					   cgt_era_behaviour_names[b]);
+			cr_assert(strstr(e->kernel[b], ".c") || strstr(e->kernel[b], ".h"),
+				  "era %s, %s: no kernel file named: %s", e->name,
+				  cgt_era_behaviour_names[b], e->kernel[b]);
+		}
+	}
+}
