@@ -370,9 +370,11 @@ static const struct { int lo, hi; const char *era; bool exact; const char *what;
  * kernels (major*100+minor; a record of a kernel outside is never that bug)
  */
 static const struct { const char *bug, *fns, *dated, *locks; int from, until; } signatures[] = {
-	{ "walk-from-exiting", "oom_badness,find_lock_task_mm,select_bad_process,"
-	  "oom_evaluate_task", "oom_kill_process,out_of_memory,__unhash_process", "", 0, 313 },
-	{ "walk-leader-exec", "check_hung_uninterruptible_tasks", "", "", 0, 315 },
+	/* find_lock_task_mm's walk, under the scan: a stall in the scan's own loop is not it */
+	{ "walk-from-exiting", "oom_badness,find_lock_task_mm,oom_evaluate_task",
+	  "oom_kill_process,out_of_memory,__unhash_process", "", 0, 313 },
+	/* the OOM scan's do_each_thread under RCU alone, 6b0c81b3be11 (3.6) to 3.13 */
+	{ "walk-leader-exec", "select_bad_process", "", "", 306, 313 },
 	{ "no-pid-alive", "next_tid,first_tid,proc_task_readdir,next_thread", "", "", 0, 0 },
 	{ "attach-no-threadgroup-lock", "cgroup_attach_task,attach_task_by_pid,"
 	  "cgroup_procs_write,__cgroup_procs_write,cgroup_post_fork", "", "", 0, 0 },
@@ -748,6 +750,16 @@ static bool detector_fits(const struct cgt_kmap *m, enum cgt_detector det)
 }
 
 /*
+ * How much @fn says a record is a bug's: 4 for one of its own functions, 3 for one that had
+ * the bug only in the kernels it is dated to (counted when the record names its kernel):
+ * either puts the bug before the era as it shipped, and its own function before the other.
+ */
+static int own_function(const char *fns, const char *dated, const char *fn, bool dated_ok)
+{
+	return listed(fns, fn) ? 4 : dated_ok && listed(dated, fn) ? 3 : 0;
+}
+
+/*
  * The searches: each catalogued bug whose own functions the record's stacks show and whose
  * kernels include the record's, for a detector the record's kind allows; a holder off the
  * CPU when a backtrace is in reclaim; then the era as it shipped, for each detector that fits.
@@ -781,15 +793,14 @@ static void candidates(struct cgt_kmap *m, const struct cgt_klog *log)
 		 */
 		for (int k = 0; k < log->nrecords; k++)
 			for (int i = 0; i < log->rec[k].nframes; i++)
-				own += listed(signatures[s].fns, log->rec[k].frames[i].fn) ||
-				       (m->version > 0 &&
-					listed(signatures[s].dated, log->rec[k].frames[i].fn));
+				own += own_function(signatures[s].fns, signatures[s].dated,
+						    log->rec[k].frames[i].fn, m->version > 0);
 		for (int i = 0; i < log->nsaid; i++)
-			own += listed(signatures[s].fns, log->said[i]) ||
-			       (m->version > 0 && listed(signatures[s].dated, log->said[i]));
+			own += own_function(signatures[s].fns, signatures[s].dated, log->said[i],
+					    m->version > 0);
 		if (!own)
 			continue;
-		score = 4 * own;
+		score = own;
 		for (int i = 0; i < m->nlocks; i++)
 			score += m->locks[i].model && listed(signatures[s].locks, m->locks[i].model);
 		if (m->waits_for)

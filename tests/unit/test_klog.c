@@ -267,11 +267,11 @@ static const struct {
 	  " [<ffffffff8112a1d4>] oom_badness+0x24/0x140\n"
 	  " [<ffffffff8112a4f0>] select_bad_process+0x110/0x1a0\n", CGT_BUG_WALK_FROM_EXITING },
 	{ "INFO: rcu_sched self-detected stall on CPU { 0}  (t=60000 jiffies)\n"
-	  "CPU: 0 PID: 37 Comm: khungtaskd Not tainted 3.14.4 #1\n"
+	  "CPU: 0 PID: 811 Comm: java Not tainted 3.10.0 #1\n"
 	  "Call Trace:\n"
 	  " <IRQ>  [<ffffffff810a1234>] rcu_check_callbacks+0x1b4/0x600\n"
-	  " <EOI>  [<ffffffff810e1234>] check_hung_uninterruptible_tasks+0x94/0x1d0\n"
-	  " [<ffffffff810e1400>] watchdog+0x70/0x80\n", CGT_BUG_WALK_LEADER_EXEC },
+	  " <EOI>  [<ffffffff8112a4f0>] select_bad_process+0x94/0x1d0\n"
+	  " [<ffffffff8112a900>] out_of_memory+0x70/0x300\n", CGT_BUG_WALK_LEADER_EXEC },
 	{ "BUG: unable to handle kernel paging request at ffff88003c5d8a58\n"
 	  "CPU: 2 PID: 881 Comm: ps Not tainted 3.14.0 #1\n"
 	  "RIP: 0010:[<ffffffff811f2d64>]  [<ffffffff811f2d64>] next_tid+0x24/0x60\n"
