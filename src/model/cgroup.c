@@ -12,7 +12,7 @@
 
 #include "model.h"
 #include "cgroup_internal.h"
-#include "../base/quarantine.h"
+#include "refcount.h"
 
 struct cgt_lock css_set_lock;		/* css_set_rwsem in 3.15, css_set_lock before and after */
 struct cgt_lock cgroup_mutex;		/* cgroup_mutex */
@@ -103,7 +103,7 @@ struct cgroup *task_cgroup(struct task *t, int hierarchy)
 
 void get_css_set(struct css_set *cset)
 {
-	atomic_inc(&cset->refcount);
+	refcount_inc(&cset->refcount, "get_css_set on a css_set whose last reference is gone");
 }
 
 /* css_set_hash */
@@ -145,7 +145,7 @@ void put_css_set(struct css_set *cset)
 	/* the last reference, not yet dropped: find_css_set may take it again meanwhile */
 	cgt_window(CGT_PATH_CSET_REVIVED);
 	cgt_write_lock(&css_set_lock);
-	if (!atomic_dec_and_test(&cset->refcount)) {
+	if (!refcount_dec_and_test(&cset->refcount, "put_css_set")) {
 		cgt_write_unlock(&css_set_lock);
 		cgt_cover(CGT_PATH_CSET_REVIVED);
 		return;
