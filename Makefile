@@ -59,6 +59,9 @@ build/$(1)/libcgtorture.a: $$(patsubst %.c,build/$(1)/%.o,$$(LIB_SRCS)) $$(EXTRA
 	@rm -f $$@
 	ar rcs $$@ $$^
 
+build/$(1)/src/cli/main.o: build/gen/version.h
+build/$(1)/src/cli/main.o: CFLAGS += -Ibuild/gen
+
 build/$(1)/cgtorture: build/$(1)/src/cli/main.o build/$(1)/libcgtorture.a
 	$$(CC_$(1)) $$(CFLAGS) $$(CFLAGS_$(1)) -o $$@ $$^ $$(LDLIBS)
 
@@ -80,6 +83,16 @@ build/tsan/gen/tsan_suppressions.o: build/tsan/gen/tsan_suppressions.c
 	$(CC_tsan) $(CFLAGS) $(CFLAGS_tsan) -c $< -o $@
 
 .SECONDARY:
+
+# What --version prints: git describe of the tree built; the header is rewritten only when
+# that changes, so a build with nothing new rebuilds nothing.
+build/gen/version.h: FORCE
+	@mkdir -p $(@D)
+	@v=$$(git describe --always --dirty 2>/dev/null || echo unknown); \
+	printf '#define CGT_VERSION "%s"\n' "$$v" >$@.new; \
+	if cmp -s $@.new $@; then rm -f $@.new; else mv $@.new $@; fi
+.PHONY: FORCE
+FORCE:
 
 cgtorture: build/plain/cgtorture
 	cp $< $@

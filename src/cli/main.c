@@ -4,6 +4,8 @@
 #include <string.h>
 
 #include "cli.h"
+#include "version.h"
+#include "../base/build.h"
 #include "compare_cli.h"
 #include "../search/child.h"
 #include "../search/search.h"
@@ -45,12 +47,17 @@ static int cmd_run(int argc, char **argv)
 }
 
 static int cmd_help(int argc, char **argv);
+struct command;
+static const struct command *find_command(const char *name);
+static int command_help(const struct command *c);
 
 static int cmd_list(int argc, char **argv)
 {
 	bool tsv = argc == 2 && !strcmp(argv[0], "bugs") && !strcmp(argv[1], "--tsv");
 	bool table = argc == 2 && !strcmp(argv[0], "eras") && !strcmp(argv[1], "--table");
 
+	if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")))
+		return command_help(find_command(argv[0]));
 	if (argc > 1 && !tsv && !table) {
 		fprintf(stderr, "cgtorture: unexpected argument '%s' to %s\n", argv[1], argv[0]);
 		return CGT_EXIT_USAGE;
@@ -90,13 +97,41 @@ static const struct command {
 	{ "show", "REPORT", "print a report's story and write report.html beside it", cgt_show_main },
 	{ "reproduce", "REPORT", "a free-running failure as an exact controlled replay",
 	  cgt_reproduce_main },
-	{ "help", "", "every option", cmd_help },
+	{ "help", "[CMD]", "every option, or CMD's (as CMD --help); --version: which cgtorture",
+	  cmd_help },
 };
+
+static const struct command *find_command(const char *name)
+{
+	for (size_t k = 0; k < ARRAY_SIZE(commands); k++)
+		if (!strcmp(name, commands[k].name))
+			return &commands[k];
+	return NULL;
+}
+
+/* help CMD is CMD --help; a list command's help is its usage line. */
+static int command_help(const struct command *c)
+{
+	char *argv[] = { (char *)c->name, (char *)"--help", NULL };
+
+	if (c->main != cmd_list)
+		return c->main(2, argv);
+	printf("usage: cgtorture %s%s%s\n\n%s.\n", c->name, c->args[0] ? " " : "", c->args,
+	       c->help);
+	return CGT_EXIT_PASS;
+}
 
 static int cmd_help(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
+	const struct command *c = argc == 2 ? find_command(argv[1]) : NULL;
+
+	if (argc > 2 || (argc == 2 && (!c || c->main == cmd_help))) {
+		fprintf(stderr, "cgtorture: help: '%s' is no command (cgtorture help lists them)\n",
+			argv[argc - 1]);
+		return CGT_EXIT_USAGE;
+	}
+	if (c)
+		return command_help(c);
 	for (size_t k = 0; k < ARRAY_SIZE(commands); k++) {
 		const struct command *c = &commands[k];
 		char lhs[40];
@@ -119,6 +154,10 @@ int main(int argc, char **argv)
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h"))
 		cmd = "help";
+	if (!strcmp(cmd, "--version")) {
+		printf("cgtorture %s (%s build)\n", CGT_VERSION, cgt_build_name());
+		return CGT_EXIT_PASS;
+	}
 	for (size_t k = 0; k < ARRAY_SIZE(commands); k++)
 		if (!strcmp(cmd, commands[k].name))
 			return commands[k].main(argc > 1 ? argc - 1 : 1, argc > 1 ? argv + 1 : argv);

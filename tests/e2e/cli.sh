@@ -79,6 +79,15 @@ grep -q 'build/tsan/cgtorture' "$err" ||
 expect 0 compare --help
 expect 0 --help
 expect 0 run --help
+expect 0 --version
+grep -q '^cgtorture .* (plain build)$' "$out" || { echo "FAIL: --version: $(cat "$out")"; fails=$((fails + 1)); }
+# help CMD and CMD --help, for every command
+for c in run bugs locks schedulers eras compare explore replay shrink show reproduce; do
+	expect 0 help "$c"
+	grep -q "^usage: cgtorture" "$out" || { echo "FAIL: help $c: no usage line"; fails=$((fails + 1)); }
+	expect 0 "$c" --help
+done
+expect 2 help nosuchcommand
 
 # The error names the valid choices.
 "$bin" run --css-lock nosuchlock 2>"$err"
