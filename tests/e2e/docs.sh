@@ -130,6 +130,10 @@ while IFS="$(printf '\t')" read -r file cmd; do
 		expect 0 "." "$@" ;;
 	"./cgtorture eras")
 		expect 0 "6\\.x" eras ;;
+	"./cgtorture help explore")
+		expect 0 "^usage: cgtorture explore" "$@" ;;
+	"./cgtorture --version")
+		expect 0 "^cgtorture .* \\(plain build\\)$" "$@" ;;
 	*)
 		bad "$file: a documented command with no check here: $cmd" ;;
 	esac
