@@ -388,6 +388,7 @@ static int search(const struct cgt_reproduce_opts *o, const struct cgt_kmap *map
 	snprintf(what, sizeof(what), "%s %s%s in %s, the record's: %s", c->bug >= 0 ?
 		 "catalogued bug" : "kernel", c->bug >= 0 ? cgt_bug_catalogue[c->bug].name :
 		 "as it shipped", c->off_cpu ? " with a holder off the CPU" : "", c->era, mech);
+	memset(f, 0, sizeof(*f));
 	f->grade = CGT_KMAP_OTHER;
 	f->c = c;
 	if (o->free_s > 0 && !candidate_config(map, c, o->free_s, out, &cfg, words, sizeof(words)))
