@@ -111,8 +111,8 @@ def check_builds(cells, build_dir):
 
 def preflight(cells, build_dir, env):
     """Let each binary check each cell's options: with an --out it cannot write in, it stops
-    at that check, which comes after every option was parsed; any other complaint is the
-    scenario's."""
+    at that check, which comes after every option was parsed, with the tool error's status
+    (4); any other complaint (a bad option is 2) is the scenario's."""
     for c in cells:
         argv = [binary_of(build_dir, c.build)] + c.run_args() + ["--out", "/dev/null/cgt-preflight"]
         try:
@@ -120,7 +120,7 @@ def preflight(cells, build_dir, env):
         except (OSError, subprocess.TimeoutExpired) as e:
             raise NightError(f"cannot run {shown(argv[0])}: {e}")
         said = (p.stderr.strip() or p.stdout.strip()).splitlines()
-        if p.returncode != 2 or not said or "--out:" not in said[-1]:
+        if p.returncode != 4 or not said or "--out:" not in said[-1]:
             raise NightError(f"{shown(c.source)}: cell {c.id}: "
                              f"{said[-1] if said else f'status {p.returncode}'}")
 
