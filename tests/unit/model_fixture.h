@@ -17,8 +17,11 @@
 
 #define FIXTURE_WALK_LIMIT	100
 
-/* Boot the model (start_kernel) with @iter as its walk; the test thread is an RCU reader. */
-static inline void model_boot(enum cgt_iter iter)
+/*
+ * Boot the model (start_kernel) with @iter as its walk and a pid space of @pid_max numbers
+ * (0: none, numbers never reused); the test thread is an RCU reader.
+ */
+static inline void model_boot_pids(enum cgt_iter iter, int pid_max)
 {
 	struct cgt_model_config cfg = {
 		.css_set_lock_ops = cgt_lock_find("rwsem"),
@@ -26,6 +29,7 @@ static inline void model_boot(enum cgt_iter iter)
 		.hooks = NULL,
 		.iter = iter,
 		.walk_limit = FIXTURE_WALK_LIMIT,
+		.pid_max = pid_max,
 	};
 
 	cgt_rcu_register_thread();
@@ -33,6 +37,11 @@ static inline void model_boot(enum cgt_iter iter)
 	cr_assert_not_null(cfg.tasklist_lock_ops);
 	cr_assert_eq(cgt_model_init(&cfg), 0, "cgt_model_init failed");
 	cgt_failures_reset();
+}
+
+static inline void model_boot(enum cgt_iter iter)
+{
+	model_boot_pids(iter, 0);
 }
 
 /* The first invariant failure's summary, or "" if there is none. */

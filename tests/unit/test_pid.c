@@ -8,27 +8,12 @@
  */
 #include "model_fixture.h"
 
-static void boot_pid_space(int pid_max)
-{
-	struct cgt_model_config cfg = {
-		.css_set_lock_ops = cgt_lock_find("rwsem"),
-		.tasklist_lock_ops = cgt_lock_find("rwlock"),
-		.iter = CGT_ITER_FOR_EACH,
-		.walk_limit = FIXTURE_WALK_LIMIT,
-		.pid_max = pid_max,
-	};
-
-	cgt_rcu_register_thread();
-	cr_assert_eq(cgt_model_init(&cfg), 0);
-	cgt_failures_reset();
-}
-
 Test(pid, the_allocator_keeps_its_promises_through_many_wraps)
 {
 	struct pid *held[8] = { 0 };
 	char why[256] = "";
 
-	boot_pid_space(RESERVED_PIDS + 20);
+	model_boot_pids(CGT_ITER_FOR_EACH, RESERVED_PIDS + 20);
 	/* eight live pids at a time, freed out of order: numbers wrap every 20 allocations */
 	for (int i = 0; i < 2000; i++) {
 		int k = (i * 5) % 8;
@@ -51,7 +36,7 @@ Test(pid, ns_last_pid_moves_the_search_without_breaking_a_promise)
 	struct pid *a, *b;
 	char why[256] = "";
 
-	boot_pid_space(RESERVED_PIDS + 100);
+	model_boot_pids(CGT_ITER_FOR_EACH, RESERVED_PIDS + 100);
 	a = alloc_pid();
 	cgt_ns_last_pid_write(RESERVED_PIDS + 50);	/* as CRIU writes it */
 	b = alloc_pid();
