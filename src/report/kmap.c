@@ -425,6 +425,11 @@ static bool is_off_cpu(const char *fn)
 	return false;
 }
 
+const char *cgt_kmap_side_name(char side)
+{
+	return side == 'r' ? "read" : "write";
+}
+
 const char *cgt_kmap_model_of(const char *fn)
 {
 	const struct kfn *f = find_fn(fn);

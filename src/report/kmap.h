@@ -83,6 +83,9 @@ struct cgt_kmap {
 	struct cgt_kmap_candidate cand[CGT_KMAP_CANDIDATES];
 };
 
+/* A record's side of a lock, 'r' or 'w', as words: "read" or "write". */
+const char *cgt_kmap_side_name(char side);
+
 /* What kernel function @fn is in the model ("oom_badness (the OOM killer)"), or NULL. */
 const char *cgt_kmap_model_of(const char *fn);
 

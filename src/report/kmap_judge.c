@@ -66,8 +66,7 @@ static int lock_column(const struct cgt_kmap *m, int det, const char *text)
 		return strstr(text, "RCU grace period") != NULL;
 	if (det == CGT_DET_STARVATION)
 		return w->side == 'w' && has_word(text, w->lock, strlen(w->lock));
-	snprintf(want, sizeof(want), "waits for %s (%s)", w->lock, w->side == 'r' ? "read" :
-		 "write");
+	snprintf(want, sizeof(want), "waits for %s (%s)", w->lock, cgt_kmap_side_name(w->side));
 	/* a walk or a memory error holds no wait: the record's waiter is not in it */
 	return strstr(text, want) != NULL;
 }
@@ -173,11 +172,10 @@ int cgt_kmap_judge(const struct cgt_kmap *m, const char *report, int det,
 			snprintf(what, sizeof(what), "the record's cycle of locks");
 		else if (det == CGT_DET_LIVELOCK)
 			snprintf(what, sizeof(what), "a walker holding %s that keeps the record's "
-				 "waiter (%s) out", m->want.lock, m->want.side == 'r' ? "read" :
-				 "write");
+				 "waiter (%s) out", m->want.lock, cgt_kmap_side_name(m->want.side));
 		else
 			snprintf(what, sizeof(what), "the wait for %s (%s) the record shows",
-				 m->want.lock, m->want.side == 'r' ? "read" : "write");
+				 m->want.lock, cgt_kmap_side_name(m->want.side));
 		add_lack(j->lacks, sizeof(j->lacks), what);
 	}
 	if (j->functions == 0) {

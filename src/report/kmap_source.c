@@ -39,8 +39,8 @@ static json_t *source_json(const char *log_path, const struct cgt_kmap *m,
 			 "kernel", r->version[0] ? r->version : NULL, "era", c->era,
 			 "era_why", m->era_why, "line", r->line,
 			 "frames", frames, "locks", locks, "waits_for", m->waits_for,
-			 "waits_side", m->waits_side == 'r' ? "read" : m->waits_side ? "write" :
-			 NULL, "walk", m->walk,
+			 "waits_side", m->waits_side ? cgt_kmap_side_name(m->waits_side) : NULL,
+			 "walk", m->walk,
 			 "reproduced_as", cgt_kmap_candidate_name(c),
 			 "detector", cgt_detector_names[c->detector],
 			 "verdict", j->grade == CGT_KMAP_REPRODUCED ? "reproduced" :

@@ -88,8 +88,7 @@ static void print_map(const char *path, const struct cgt_klog *log, const struct
 		printf("  %-40s %s (it printed a line of the log)\n", "message", log->said[i]);
 	printf("  mapped %d of %d frame(s) (%d looked past)", m->nmapped, counted, m->nskipped);
 	if (m->waits_for)
-		printf("; waits for %s (%s)", m->waits_for, m->waits_side == 'r' ? "read" :
-		       "write");
+		printf("; waits for %s (%s)", m->waits_for, cgt_kmap_side_name(m->waits_side));
 	if (m->want.walk)
 		printf("; walks in %s", m->want.walk);
 	printf("\n");
@@ -357,7 +356,7 @@ static void mechanism_words(const struct cgt_kmap *m, enum cgt_detector det, cha
 	const struct cgt_kmap_mechanism *w = &m->want;
 
 	if ((det == CGT_DET_HANG || det == CGT_DET_STARVATION) && w->lock)
-		snprintf(buf, len, "a wait for %s (%s)", w->lock, w->side == 'r' ? "read" : "write");
+		snprintf(buf, len, "a wait for %s (%s)", w->lock, cgt_kmap_side_name(w->side));
 	else if (det == CGT_DET_LIVELOCK && w->walk)
 		snprintf(buf, len, "a walk in %s that does not end", w->walk);
 	else if (det == CGT_DET_LOCK_ORDER && w->ncycle >= 2)
