@@ -144,7 +144,8 @@ void cgt_print_summary(FILE *f, const struct cgt_run_config *cfg, const struct c
 			s->checks_skipped);
 	fputc('\n', f);
 	if (cfg->sched)
-		fprintf(f, "controlled: %ld decisions by %s; locks %s\n", r->steps, cfg->sched->name,
+		fprintf(f, "controlled: %ld decisions by %s, %ld preemptions; locks %s\n", r->steps,
+			cfg->sched->name, cgt_sched_preemptions(NULL),
 			cgt_run_lock_code(cfg) ?
 			"run their own code, a decision at each atomic operation (--locks code; "
 			"glibc's locks kept by the scheduler)" :

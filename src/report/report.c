@@ -100,21 +100,37 @@ static json_t *failures_json(const struct cgt_failure *f, int n)
 	return a;
 }
 
-/* The choices of a controlled run, run-length encoded: enough to replay it exactly. */
+/*
+ * The choices of a controlled run, run-length encoded: enough to replay it exactly. Its
+ * preemptions are counted, and listed (decision, from, to) when few enough to read.
+ */
+#define CGT_REPORT_PREEMPTIONS	100
 static json_t *schedule_json(const struct cgt_run_config *cfg, const struct cgt_run_result *res)
 {
 	const struct cgt_schedule *s = cgt_sched_recorded();
+	const struct cgt_preemption *pre;
+	long npre = cgt_sched_preemptions(&pre);
 	char *choices = cgt_schedule_encode(s);
 	json_t *o;
 
 	if (!choices)
 		return NULL;
-	o = json_pack("{s:s, s:s, s:i, s:I, s:I, s:i, s:I, s:s}", "scheduler", cfg->sched->name,
-		      "locks", cgt_run_lock_code(cfg) ? "code" : "model",
+	o = json_pack("{s:s, s:s, s:i, s:I, s:I, s:i, s:I, s:I, s:s}", "scheduler",
+		      cfg->sched->name, "locks", cgt_run_lock_code(cfg) ? "code" : "model",
 		      "depth", cfg->sched_tunables.depth, "steps", (json_int_t)s->len,
 		      "stop_step", (json_int_t)res->stop_step, "threads", cgt_sched_max_id(),
-		      "switches", (json_int_t)cgt_schedule_switches(s), "choices", choices);
+		      "switches", (json_int_t)cgt_schedule_switches(s),
+		      "preemptions", (json_int_t)npre, "choices", choices);
 	free(choices);
+	if (o && npre <= CGT_REPORT_PREEMPTIONS) {
+		json_t *a = json_array();
+
+		for (long i = 0; i < npre; i++)
+			json_array_append_new(a, json_pack("{s:I, s:i, s:i}", "decision",
+							   (json_int_t)pre[i].step, "from",
+							   pre[i].from, "to", pre[i].to));
+		json_object_set_new(o, "preempted", a);
+	}
 	return o;
 }
 

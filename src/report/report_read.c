@@ -161,7 +161,7 @@ static int parse_schedule(const struct ctx *c, json_t *sched, struct cgt_report_
 {
 	const struct cgt_sched_ops *ops;
 	const char *w = "\"schedule\".", *choices;
-	long long depth, steps, stop, threads, switches;
+	long long depth, steps, stop, threads, switches, preemptions = -1;
 	char why[160];
 
 	if (!json_is_object(sched))
@@ -182,6 +182,10 @@ static int parse_schedule(const struct ctx *c, json_t *sched, struct cgt_report_
 			return -1;
 		out->lock_code = m == 1;
 	}
+	/* reports written before preemptions were counted lack the key */
+	if (json_object_get(sched, "preemptions") &&
+	    get_int(c, sched, w, "preemptions", 0, steps, &preemptions))
+		return -1;
 	if (cgt_schedule_decode(choices, (long)steps, &out->schedule, why, sizeof(why)))
 		return fail(c, "\"schedule\".\"choices\": %s", why);
 	if (out->schedule.len != steps)
@@ -200,6 +204,7 @@ static int parse_schedule(const struct ctx *c, json_t *sched, struct cgt_report_
 	out->depth = (int)depth;
 	out->stop_step = (long)stop;
 	out->threads = (int)threads;
+	out->preemptions = (long)preemptions;
 	return 0;
 }
 

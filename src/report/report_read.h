@@ -41,6 +41,7 @@ struct cgt_report_in {
 	int depth;
 	long stop_step;
 	int threads;
+	long preemptions;		/* -1: the report does not say */
 	struct cgt_schedule schedule;	/* decoded choices */
 	char dir[512];			/* the folder holding the report; "" from a buffer */
 	char *story;			/* malloc'd: "story", a line each, or NULL */

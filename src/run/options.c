@@ -17,6 +17,8 @@
 
 /* PCT's depth when none is given: one that does nothing elsewhere is no mistake */
 #define PCT_DEFAULT_DEPTH	3
+/* CHESS: most bugs show within two preemptions; the bench's target is three */
+#define BOUNDED_DEFAULT_PREEMPTIONS	3
 #define STR(x)			XSTR(x)
 #define XSTR(x)			#x
 
@@ -91,6 +93,9 @@ static const struct tunable tunables[] = {
 	  "controlled schedule: none (free-running), or a scheduler", CFG(sched), 0, 0 },
 	{ "depth", &cgt_tunable_int, STR(PCT_DEFAULT_DEPTH), "D", "PCT's bug depth: d-1 priority change points",
 	  CFG(sched_tunables.depth), 1, 16 },
+	{ "preemptions", &cgt_tunable_int, STR(BOUNDED_DEFAULT_PREEMPTIONS), "K",
+	  "the bounded scheduler's preemptions at most (explore and reproduce raise it from 0)",
+	  CFG(sched_tunables.preemptions), 0, 16 },
 	{ "steps", &cgt_tunable_int, "20000", "N",
 	  "a controlled run's length, in scheduling decisions",
 	  CFG(steps), 1, 10000000 },
@@ -163,6 +168,13 @@ static int mode_rules(const struct tunable_set *run, const struct cgt_run_config
 	if (cgt_tunables_given(run, "depth") && cfg->sched_tunables.depth != PCT_DEFAULT_DEPTH &&
 	    (!cfg->sched || strcmp(cfg->sched->name, "pct"))) {
 		fprintf(stderr, "cgtorture: --depth: PCT's bug depth, for --sched pct only\n");
+		return CGT_EXIT_USAGE;
+	}
+	if (cgt_tunables_given(run, "preemptions") &&
+	    cfg->sched_tunables.preemptions != BOUNDED_DEFAULT_PREEMPTIONS &&
+	    (!cfg->sched || strcmp(cfg->sched->name, "bounded"))) {
+		fprintf(stderr, "cgtorture: --preemptions: the bounded scheduler's, for --sched "
+			"bounded only\n");
 		return CGT_EXIT_USAGE;
 	}
 	return 0;

@@ -31,6 +31,9 @@ static struct {
 	int next_id;
 	long step;
 	struct cgt_schedule rec;
+	struct cgt_preemption *pre;	/* the switches away from a thread that could go on */
+	long npre, precap;
+	bool at_loop;			/* this decision ends an operation: a switch is a yield */
 	long diverged;
 	char why[160];
 	int running;			/* futex: someone holds the baton */
@@ -66,6 +69,7 @@ int cgt_sched_baton_init(const struct cgt_sched_config *cfg)
 	free(baton.live);
 	free(baton.runnable);
 	cgt_schedule_free(&baton.rec);
+	free(baton.pre);
 	sched_rcu_reset();
 	memset(&baton, 0, sizeof(baton));
 	baton.cfg = *cfg;
@@ -134,6 +138,29 @@ static void diverge(long step, int want)
 }
 
 /*
+ * A switch away from @cur that could have gone on, neither at the end of its operation nor
+ * blocked nor gone: a preemption, as CHESS counts them (a yield is not one).
+ */
+static void note_preemption(long step, const struct cgt_sched_ent *cur,
+			    const struct cgt_sched_ent *next)
+{
+	if (!cur || next == cur || cur->state != CGT_ENT_RUNNABLE || baton.at_loop)
+		return;
+	if (baton.npre == baton.precap) {
+		long cap = baton.precap ? baton.precap * 2 : 64;
+		struct cgt_preemption *p = realloc(baton.pre, (size_t)cap * sizeof(*p));
+
+		if (!p) {
+			fprintf(stderr, "cgtorture: out of memory in the scheduler\n");
+			abort();
+		}
+		baton.pre = p;
+		baton.precap = cap;
+	}
+	baton.pre[baton.npre++] = (struct cgt_preemption){ step, cur->id, next->id };
+}
+
+/*
  * One decision: the run's clock ticks, grace periods advance, and the next thread to run is
  * picked and recorded. @cur is the caller if it may go on running. NULL: none can run.
  */
@@ -165,6 +192,8 @@ static struct cgt_sched_ent *decide(struct cgt_sched_ent *cur)
 	} else if (!next) {
 		next = baton.cfg.ops->pick(baton.runnable, n, cur, step);
 	}
+	note_preemption(step, cur, next);
+	baton.at_loop = false;
 	if (cgt_schedule_push(&baton.rec, next->id)) {
 		fprintf(stderr, "cgtorture: the schedule outgrew %ld decisions\n", CGT_SCHEDULE_MAX);
 		abort();
@@ -230,6 +259,14 @@ const struct cgt_schedule *cgt_sched_recorded(void)
 {
 	CGT_UNSEEN();
 	return &baton.rec;
+}
+
+long cgt_sched_preemptions(const struct cgt_preemption **at)
+{
+	CGT_UNSEEN();
+	if (at)
+		*at = baton.pre;
+	return baton.npre;
 }
 
 long cgt_sched_diverged(char *why, size_t len)
@@ -308,7 +345,8 @@ void cgt_sched_point(int point)
 
 	if (!me)
 		return;
-	if (point == CGT_PT_LOOP && baton.cfg.ops->yielded)
+	baton.at_loop = point == CGT_PT_LOOP;
+	if (baton.at_loop && baton.cfg.ops->yielded)
 		baton.cfg.ops->yielded(me);
 	switch_to(me, decide(me));
 }

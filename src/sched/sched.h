@@ -37,6 +37,7 @@ struct cgt_sched_ent;
  */
 struct cgt_sched_tunables {
 	int depth;			/* PCT's bug depth d */
+	int preemptions;		/* bounded's K: preemptions at most */
 };
 
 struct cgt_sched_params {
@@ -75,6 +76,7 @@ struct cgt_sched_ent {
 	int gate;			/* futex: 1 when it holds the baton */
 	int slot;			/* in the table of live threads */
 	uint64_t prio;			/* PCT's priority */
+	long resume_at;			/* bounded: preempted, it sits out until this decision */
 	int rcu_depth;			/* read-side nesting */
 	unsigned long rcu_qs;		/* outermost rcu_read_unlock()s so far */
 	const void *lock_wait;		/* the model lock it queues for, and how */
@@ -148,6 +150,13 @@ bool cgt_sched_stop_requested(void);
 void cgt_sched_finish(void);
 long cgt_sched_steps(void);
 const struct cgt_schedule *cgt_sched_recorded(void);
+/* A preemption: at @step, T@from could go on but T@to ran instead. */
+struct cgt_preemption {
+	long step;
+	int from, to;
+};
+/* The run's preemptions so far, in order (@at: where they are; may be NULL). */
+long cgt_sched_preemptions(const struct cgt_preemption **at);
 /* Where a followed schedule stopped fitting (-1: it fitted), and why. */
 long cgt_sched_diverged(char *why, size_t len);
 int cgt_sched_max_id(void);

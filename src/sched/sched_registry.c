@@ -7,7 +7,8 @@
 
 #define CGT_SCHEDULERS(X)	\
 	X(random)		\
-	X(pct)
+	X(pct)			\
+	X(bounded)
 
 #define X(name) extern const struct cgt_sched_ops name##_sched_ops;
 CGT_SCHEDULERS(X)

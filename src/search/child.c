@@ -22,6 +22,7 @@
 #include "child.h"
 #include "../base/build.h"
 #include "../base/clock.h"
+#include "../detect/detect.h"
 #include "../report/interest.h"
 #include "../report/story.h"
 
@@ -55,7 +56,10 @@ static void send_run(const struct cgt_run_config *cfg, const struct cgt_run_resu
 	r.steps = res->steps;
 	r.stop_step = res->stop_step;
 	r.diverged = res->diverged;
+	r.preemptions = cfg->sched ? cgt_sched_preemptions(NULL) : 0;
 	snprintf(r.summary, sizeof(r.summary), "%s", f ? f->summary : "");
+	if (f)
+		cgt_failure_kind(f->detector, f->summary, f->evidence, r.kind, sizeof(r.kind));
 	snprintf(r.why, sizeof(r.why), "%s", res->diverged_why);
 	snprintf(r.report_dir, sizeof(r.report_dir), "%s", res->report_dir);
 	if (cfg->sched)

@@ -26,7 +26,9 @@ struct cgt_child_result {
 	int detector;			/* or -1 if none */
 	long step;			/* its decision (controlled), or -1 */
 	char summary[256];
+	char kind[256];			/* what must be the same for it to be the same bug */
 	long steps, stop_step, diverged;
+	long preemptions;		/* of the controlled run */
 	char why[160];			/* why a followed schedule stopped fitting */
 	char report_dir[512];		/* where its report went, if it wrote one */
 	struct cgt_schedule schedule;	/* the choices it made (controlled) */

@@ -46,7 +46,8 @@ int cgt_explore(struct cgt_run_config *cfg, const struct cgt_explore_opts *o)
 	const char *target_name;
 	bool tty = isatty(STDERR_FILENO);
 	long found = 0, first = 0, runs = o->runs, done = runs;
-	int bug, target;
+	int bug, target, kmax = cfg->sched_tunables.preemptions;
+	bool bounded = !strcmp(cfg->sched->name, "bounded");
 	uint64_t seed0;
 
 	bug = only_bug(cfg);
@@ -73,6 +74,9 @@ int cgt_explore(struct cgt_run_config *cfg, const struct cgt_explore_opts *o)
 		       "schedule = %.3g, with n = %d threads, k = %d decisions\n", cfg->sched_tunables.depth,
 		       cfg->sched->bound(&params, cfg->threads + cfg->walkers + 1),
 		       cfg->threads + cfg->walkers + 1, cfg->steps);
+	if (bounded)
+		printf("explore: bounded: at most 0 preemptions, then 1, ... up to %d, in blocks "
+		       "of %ld schedules\n", kmax, (runs + kmax) / (kmax + 1));
 	cgt_run_options_defaults(&defaults);
 	seed0 = cfg->seed;
 	for (long i = 0; i < runs; i++) {
@@ -83,6 +87,7 @@ int cgt_explore(struct cgt_run_config *cfg, const struct cgt_explore_opts *o)
 		cfg->seed = seed0 + (uint64_t)i;
 		if (o->era_free)
 			explore_era(cfg, &defaults);
+		cgt_search_bound(cfg, kmax, i, runs);
 		cgt_run_render(cfg);
 		if (cgt_run_child(cfg, true, &r)) {
 			fprintf(stderr, "cgtorture: cannot fork a run: %s\n", strerror(errno));
@@ -104,9 +109,10 @@ int cgt_explore(struct cgt_run_config *cfg, const struct cgt_explore_opts *o)
 				first = i + 1;
 			if (tty)
 				fputs("\r\033[K", stderr);
-			printf("explore: schedule %ld (seed %llu) failed: %s: %s\n", i + 1,
-			       (unsigned long long)cfg->seed, cgt_child_failure(&r, what, sizeof(what)),
-			       r.summary);
+			printf("explore: schedule %ld (seed %llu, %ld preemption%s) failed: %s: %s\n",
+			       i + 1, (unsigned long long)cfg->seed, r.preemptions,
+			       r.preemptions == 1 ? "" : "s",
+			       cgt_child_failure(&r, what, sizeof(what)), r.summary);
 			if (r.report_dir[0])
 				printf("  report: %s/report.json\n  replay: cgtorture replay %s/report.json\n",
 				       r.report_dir, r.report_dir);

@@ -30,6 +30,7 @@ int cgt_reproduce(struct cgt_run_config *cfg, int detector, const char *what,
 		  cgt_match_fn match, void *arg, long runs, char *found, size_t len)
 {
 	long other = 0, i;
+	int kmax = cfg->sched_tunables.preemptions;
 
 	search_config(cfg, detector, found);
 	if (cfg->duration < 60)
@@ -40,9 +41,10 @@ int cgt_reproduce(struct cgt_run_config *cfg, int detector, const char *what,
 		struct cgt_child_result r;
 		char got[256], path[600];
 		bool same;
-		long step;
+		long step, pre;
 
 		cfg->seed = 1 + (uint64_t)i;	/* from seed 1: the same count every time */
+		cgt_search_bound(cfg, kmax, i, runs);
 		cgt_run_render(cfg);
 		if (cgt_run_child(cfg, true, &r))
 			return CGT_EXIT_TOOL;
@@ -65,10 +67,12 @@ int cgt_reproduce(struct cgt_run_config *cfg, int detector, const char *what,
 				       cgt_detector_names[detector], got);
 		}
 		step = r.step;
+		pre = r.preemptions;
 		cgt_child_result_free(&r);
 		if (same) {
-			printf("reproduce: found after %ld schedule(s) (seed %llu, %s): %s at decision "
-			       "%ld%s\n", i + 1, (unsigned long long)cfg->seed, cfg->sched->name,
+			printf("reproduce: found after %ld schedule(s) (seed %llu, %s, %ld "
+			       "preemptions): %s at decision %ld%s\n", i + 1,
+			       (unsigned long long)cfg->seed, cfg->sched->name, pre,
 			       cgt_detector_names[detector], step,
 			       other ? "; earlier ones of another kind were passed over" : "");
 			snprintf(found, len, "%s", path);

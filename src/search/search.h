@@ -25,6 +25,11 @@ int cgt_report_config(const char *path, struct cgt_report_in *r, struct cgt_run_
 int cgt_search_config(int argc, char **argv, struct cgt_run_config *cfg);
 /* determinism.c: the same controlled run twice; the two schedules must be the same */
 int cgt_check_determinism(const struct cgt_run_config *cfg);
+/*
+ * bound.c: the @i-th of @runs schedules of a search: under the bounded scheduler, its
+ * preemption bound, from 0 up to @kmax in equal blocks of schedules; else nothing.
+ */
+void cgt_search_bound(struct cgt_run_config *cfg, int kmax, long i, long runs);
 /* explore's schedules */
 struct cgt_explore_opts {
 	long runs;			/* at most */

@@ -52,7 +52,7 @@ static const char CONTROLLED[] =
 	"   \"summary\": \"css_set_lock then tasklist_lock\", \"evidence\": [], \"step\": 8}\n"
 	" ],\n"
 	" \"schedule\": {\"scheduler\": \"pct\", \"depth\": 3, \"steps\": 8, \"stop_step\": 6,\n"
-	"  \"threads\": 3, \"switches\": 4, \"choices\": \"1*3 2 1 3*2 2\"},\n"
+	"  \"threads\": 3, \"switches\": 4, \"preemptions\": 2, \"choices\": \"1*3 2 1 3*2 2\"},\n"
 	" \"stats\": {\"ops\": {\"fork\": 11}},\n"
 	" \"coverage\": {\"points\": {\"LOCK_WAIT\": 40, \"GP_WAIT\": 0},\n"
 	"  \"paths\": {\"exec-by-thread\": 1, \"fork-killed\": 0}},\n"
@@ -131,6 +131,7 @@ Test(report_read, controlled_run_field_by_field)
 	cr_assert_eq(r.depth, 3);
 	cr_assert_eq(r.stop_step, 6);
 	cr_assert_eq(r.threads, 3);
+	cr_assert_eq(r.preemptions, 2);
 	cr_assert_eq(r.schedule.len, 8);
 	for (int k = 0; k < 8; k++)
 		cr_assert_eq(r.schedule.choice[k], choices[k], "decision %d", k);
@@ -313,7 +314,7 @@ Test(report_read, schedule)
 	bad(CONTROLLED, s, "\"schedule\": null, \"x\": {\"scheduler\": \"pct\"",
 	    "report.json: \"schedule\" is null, not an object");
 	bad(CONTROLLED, "\"pct\"", "\"fifo\"",
-	    "report.json: \"schedule\".\"scheduler\" is 'fifo', not random or pct");
+	    "report.json: \"schedule\".\"scheduler\" is 'fifo', not random, pct or bounded");
 	bad(CONTROLLED, "\"depth\": 3", "\"depth\": 0",
 	    "report.json: \"schedule\".\"depth\" is 0, not in 1..2147483647");
 	bad(CONTROLLED, "\"depth\": 3, ", "", "report.json: \"schedule\".\"depth\" is missing");
@@ -330,6 +331,8 @@ Test(report_read, schedule)
 	    "(decision 5)");
 	bad(CONTROLLED, "\"threads\": 3", "\"threads\": 0",
 	    "report.json: \"schedule\".\"threads\" is 0, not in 1..");
+	bad(CONTROLLED, "\"preemptions\": 2", "\"preemptions\": 9",
+	    "report.json: \"schedule\".\"preemptions\" is 9, not in 0..8");
 	bad(CONTROLLED, "\"switches\": 4", "\"switches\": 3",
 	    "report.json: \"schedule\".\"switches\" is 3 but \"choices\" switches 4 times");
 	bad(CONTROLLED, "\"1*3 2 1 3*2 2\"", "\"1*3 x 1 3*2 2\"",

@@ -40,6 +40,7 @@ static int log_[MAX_LOG], nlog;		/* what happened, in order */
 static struct cgt_lock L, M;
 static int park;
 static bool lock_code;			/* boot()'s runs step through the variants' code */
+static int preemptions;			/* boot()'s bound for the bounded scheduler */
 
 static void note(int what)
 {
@@ -76,7 +77,8 @@ static void *script_main(void *arg)
 static void boot(const struct cgt_sched_ops *ops, uint64_t seed, const struct cgt_schedule *follow)
 {
 	struct cgt_sched_config cfg = {
-		.ops = ops, .params = { .seed = seed, .steps = 1000, .tunables = { .depth = 2 } }, .follow = follow,
+		.ops = ops, .params = { .seed = seed, .steps = 100,
+			    .tunables = { .depth = 2, .preemptions = preemptions } }, .follow = follow,
 		.park = &park, .lock_code = lock_code,
 	};
 
@@ -317,6 +319,78 @@ Test(sched, follow_replays_and_divergence_is_caught)
 	cgt_sched_finish();
 	cgt_schedule_free(&s1);
 	cgt_schedule_free(&s2);
+}
+
+/* Operations of five decisions each, the last one at the end of the operation (a yield). */
+static void operations(int me)
+{
+	(void)me;
+	for (int op = 0; op < 6; op++) {
+		for (int i = 0; i < 4; i++)
+			cgt_sched_point(CGT_PT_WALK_STEP);
+		cgt_sched_point(CGT_PT_LOOP);
+	}
+}
+
+/*
+ * A switch away from a thread that could go on, not at the end of its operation: each
+ * listed preemption is one in the recorded schedule, and their count is the list's length.
+ */
+static long check_preemptions(void)
+{
+	const struct cgt_schedule *s = cgt_sched_recorded();
+	const struct cgt_preemption *p;
+	long n = cgt_sched_preemptions(&p);
+
+	for (long i = 0; i < n; i++) {
+		cr_assert_gt(p[i].step, 0);
+		cr_assert_lt(p[i].step, s->len);
+		cr_assert_neq(p[i].from, p[i].to);
+		cr_assert_eq(s->choice[p[i].step - 1], p[i].from, "preemption %ld", i);
+		cr_assert_eq(s->choice[p[i].step], p[i].to, "preemption %ld", i);
+		cr_assert(!i || p[i].step > p[i - 1].step);
+	}
+	return n;
+}
+
+static long run_operations(const char *sched, int bound, uint64_t seed, long *switches)
+{
+	long n;
+
+	preemptions = bound;
+	boot(cgt_sched_find(sched), seed, NULL);
+	for (int i = 0; i < 3; i++)
+		spawn(operations);
+	cr_assert_eq(run_all(), CGT_IDLE_DONE);
+	n = check_preemptions();
+	*switches = cgt_schedule_switches(cgt_sched_recorded());
+	cgt_sched_finish();
+	preemptions = 0;
+	return n;
+}
+
+/*
+ * The bounded scheduler switches where a thread ends an operation and nowhere else with a
+ * bound of 0, and preempts at most K times with K; the random walk preempts at will, and
+ * each of its preemptions is counted.
+ */
+Test(sched, preemptions_are_bounded_and_counted)
+{
+	long sw, most = 0, n;
+
+	for (uint64_t seed = 1; seed <= 20; seed++) {
+		cr_assert_eq(run_operations("bounded", 0, seed, &sw), 0, "seed %llu",
+			     (unsigned long long)seed);
+		cr_assert_gt(sw, 0, "seed %llu: free switches at the ends of operations",
+			     (unsigned long long)seed);
+		n = run_operations("bounded", 2, seed, &sw);
+		cr_assert_leq(n, 2, "seed %llu", (unsigned long long)seed);
+		most = n > most ? n : most;
+	}
+	cr_assert_eq(most, 2, "a bound of 2 is reached by some seed");
+	n = run_operations("random", 0, 3, &sw);
+	cr_assert_gt(n, 2);
+	cr_assert_leq(n, sw);
 }
 
 Test(sched, schedule_text_round_trips)
