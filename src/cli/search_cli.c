@@ -14,6 +14,9 @@
 #include "../run/catalogue.h"
 #include "../search/search.h"
 
+#define STR(x)	XSTR(x)
+#define XSTR(x)	#x
+
 static const struct tunable explore_tunables[] = {
 	{ "runs", &cgt_tunable_count, "100", "N", "schedules to try",
 	  offsetof(struct cgt_explore_opts, runs), 1, 100000000 },
@@ -84,6 +87,7 @@ int cgt_explore_main(int argc, char **argv)
 struct report_opts {
 	const char *report;
 	long runs;
+	double seconds;			/* shrink's time budget */
 };
 
 #define REPORT_ARG	{ NULL, &cgt_tunable_string, NULL, "REPORT", "report.json",	\
@@ -153,23 +157,27 @@ static const struct tunable shrink_tunables[] = {
 	REPORT_ARG,
 	{ "runs", &cgt_tunable_count, "300", "N", "trial runs at most",
 	  offsetof(struct report_opts, runs), 1, 1000000 },
+	{ "time", &cgt_tunable_seconds, STR(CGT_SHRINK_SECONDS), "SECONDS",
+	  "no trial starts past this many seconds (suffix ms, s, m or h)",
+	  offsetof(struct report_opts, seconds), 1, 24 * 3600 },
 };
 
 static void shrink_help(FILE *f)
 {
-	fputs("usage: cgtorture shrink REPORT [--runs N]\n\n"
-	      "Cuts a controlled run's failing schedule down while the same failure (the same\n"
-	      "detector) still happens: fewer threads and walkers, no decisions past the failure,\n"
-	      "fewer switches (a thread that was switched away from goes on instead). Each trial\n"
-	      "follows the schedule as far as it fits. The result is replayed exactly once more and\n"
-	      "written beside REPORT as report.shrunk.json and summary.shrunk.txt.\n\n", f);
+	fputs("usage: cgtorture shrink REPORT [--runs N] [--time SECONDS]\n\n"
+	      "Cuts a controlled run's failure down while the same failure (the same detector and\n"
+	      "kind) still happens: fewer model threads, walkers and kinds of operation (each cut\n"
+	      "tried on the schedule so far, then by a short search of its own), then fewer\n"
+	      "decisions, preemptions and switches. The result is replayed exactly once more and\n"
+	      "written beside REPORT as report.shrunk.json and summary.shrunk.txt; interrupted,\n"
+	      "the smallest run so far is, as report.shrunk-partial.json.\n\n", f);
 	cgt_tunables_table_help(f, shrink_tunables, ARRAY_SIZE(shrink_tunables));
 }
 
 static int shrink_search(const struct report_opts *o, const struct cgt_report_in *r,
 			 struct cgt_run_config *cfg)
 {
-	return cgt_shrink(o->report, r, cfg, o->runs);
+	return cgt_shrink(o->report, r, cfg, o->runs, o->seconds);
 }
 
 int cgt_shrink_main(int argc, char **argv)

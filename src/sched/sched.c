@@ -104,6 +104,7 @@ void cgt_sched_add(struct cgt_sched_ent *e)
 		baton.cap = cap;
 	}
 	e->id = ++baton.next_id;
+	e->last_ran = baton.step;
 	e->state = CGT_ENT_RUNNABLE;
 	e->gate = 0;
 	e->slot = baton.nlive;
@@ -161,6 +162,24 @@ static void note_preemption(long step, const struct cgt_sched_ent *cur,
 }
 
 /*
+ * Where a followed schedule does not say (a lenient follower, or a replay that no longer
+ * fits): no preemption, the running thread goes on until it ends an operation or blocks;
+ * then the thread that has waited longest, so that one the schedule so far kept waiting (a
+ * walker stopped mid-walk) goes next, and none is starved.
+ */
+static struct cgt_sched_ent *lenient_pick(int n, struct cgt_sched_ent *cur)
+{
+	struct cgt_sched_ent *next = baton.runnable[0];
+
+	if (cur && cur->state == CGT_ENT_RUNNABLE && !baton.at_loop)
+		return cur;
+	for (int i = 1; i < n; i++)
+		if (baton.runnable[i]->last_ran < next->last_ran)
+			next = baton.runnable[i];
+	return next;
+}
+
+/*
  * One decision: the run's clock ticks, grace periods advance, and the next thread to run is
  * picked and recorded. @cur is the caller if it may go on running. NULL: none can run.
  */
@@ -187,13 +206,13 @@ static struct cgt_sched_ent *decide(struct cgt_sched_ent *cur)
 			diverge(step, want);
 	}
 	if (!next && follow) {
-		/* a lenient follower, or a replay that no longer fits, keeps switches few */
-		next = cur && cur->state == CGT_ENT_RUNNABLE ? cur : baton.runnable[0];
+		next = lenient_pick(n, cur);
 	} else if (!next) {
 		next = baton.cfg.ops->pick(baton.runnable, n, cur, step);
 	}
 	note_preemption(step, cur, next);
 	baton.at_loop = false;
+	next->last_ran = step;
 	if (cgt_schedule_push(&baton.rec, next->id)) {
 		fprintf(stderr, "cgtorture: the schedule outgrew %ld decisions\n", CGT_SCHEDULE_MAX);
 		abort();

@@ -75,6 +75,7 @@ struct cgt_sched_ent {
 	const void *blocked_on;
 	int gate;			/* futex: 1 when it holds the baton */
 	int slot;			/* in the table of live threads */
+	long last_ran;			/* the decision it last ran at (or was added at) */
 	uint64_t prio;			/* PCT's priority */
 	long resume_at;			/* bounded: preempted, it sits out until this decision */
 	int rcu_depth;			/* read-side nesting */

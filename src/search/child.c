@@ -57,6 +57,9 @@ static void send_run(const struct cgt_run_config *cfg, const struct cgt_run_resu
 	r.stop_step = res->stop_step;
 	r.diverged = res->diverged;
 	r.preemptions = cfg->sched ? cgt_sched_preemptions(NULL) : 0;
+	r.ops = 0;
+	for (int op = 0; op < CGT_NR_OPS; op++)
+		r.ops += res->stats.ops[op];
 	snprintf(r.summary, sizeof(r.summary), "%s", f ? f->summary : "");
 	if (f)
 		cgt_failure_kind(f->detector, f->summary, f->evidence, r.kind, sizeof(r.kind));

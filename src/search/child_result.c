@@ -16,10 +16,10 @@ int cgt_child_result_write(int fd, const struct cgt_child_result *r)
 	int ret = -1;
 
 	if (choices)
-		o = json_pack("{s:i, s:b, s:i, s:I, s:s, s:s, s:I, s:I, s:I, s:I, s:s, s:s, s:s}",
+		o = json_pack("{s:i, s:b, s:i, s:I, s:s, s:s, s:I, s:I, s:I, s:I, s:I, s:s, s:s, s:s}",
 			      "status", r->status, "pass", r->pass, "detector", r->detector,
 			      "step", (json_int_t)r->step, "summary", r->summary, "kind", r->kind,
-			      "preemptions", (json_int_t)r->preemptions,
+			      "preemptions", (json_int_t)r->preemptions, "ops", (json_int_t)r->ops,
 			      "steps", (json_int_t)r->steps, "stop_step", (json_int_t)r->stop_step,
 			      "diverged", (json_int_t)r->diverged, "why", r->why,
 			      "report_dir", r->report_dir, "schedule", choices);
@@ -34,14 +34,14 @@ int cgt_child_result_parse(const char *text, size_t len, struct cgt_child_result
 {
 	json_t *o = json_loadb(text, len, 0, NULL);
 	const char *summary, *kind, *why, *dir, *choices;
-	json_int_t step, preemptions, steps, stop_step, diverged;
+	json_int_t step, preemptions, ops, steps, stop_step, diverged;
 	int status, pass, detector, ret = -1;
 	char err[160];
 
-	if (o && !json_unpack(o, "{s:i, s:b, s:i, s:I, s:s, s:s, s:I, s:I, s:I, s:I, s:s, s:s, s:s}",
+	if (o && !json_unpack(o, "{s:i, s:b, s:i, s:I, s:s, s:s, s:I, s:I, s:I, s:I, s:I, s:s, s:s, s:s}",
 			      "status", &status, "pass", &pass, "detector", &detector,
 			      "step", &step, "summary", &summary, "kind", &kind,
-			      "preemptions", &preemptions, "steps", &steps,
+			      "preemptions", &preemptions, "ops", &ops, "steps", &steps,
 			      "stop_step", &stop_step, "diverged", &diverged, "why", &why,
 			      "report_dir", &dir, "schedule", &choices) &&
 	    !cgt_schedule_decode(choices, CGT_SCHEDULE_MAX, &r->schedule, err, sizeof(err))) {
@@ -52,6 +52,7 @@ int cgt_child_result_parse(const char *text, size_t len, struct cgt_child_result
 		r->step = (long)step;
 		r->steps = (long)steps;
 		r->preemptions = (long)preemptions;
+		r->ops = (long)ops;
 		r->stop_step = (long)stop_step;
 		r->diverged = (long)diverged;
 		snprintf(r->summary, sizeof(r->summary), "%s", summary);

@@ -136,7 +136,7 @@ int cgt_reproduce_exact(const char *found, long shrink)
 		memset(&rcfg, 0, sizeof(rcfg));
 		ret = cgt_report_config(found, &found_r, &rcfg);
 		if (!ret)
-			ret = cgt_shrink(found, &found_r, &rcfg, shrink);
+			ret = cgt_shrink(found, &found_r, &rcfg, shrink, CGT_SHRINK_SECONDS);
 		if (ret && ret < CGT_EXIT_SIGNAL) {
 			printf("reproduce: the schedule found stays as it is\n");
 			ret = CGT_EXIT_PASS;

@@ -51,9 +51,14 @@ int cgt_replay(const char *path, const struct cgt_report_in *r, struct cgt_run_c
 	       long tries);
 /* The index of the failure of interest among @r's failures, or -1. */
 int cgt_report_interest(const struct cgt_report_in *r, int stop_on);
-/* shrink.c: @r's failing schedule cut down in at most @budget trials; @cfg ends as the smallest */
+/* shrink's time budget, unless told: the target for a catalogued bug */
+#define CGT_SHRINK_SECONDS	60
+/*
+ * shrink.c: @r's failure cut down in at most @budget trials and @seconds; @cfg ends as the
+ * smallest run's. 0, or an exit status (128 + N: interrupted, the partial result written).
+ */
 int cgt_shrink(const char *path, const struct cgt_report_in *r, struct cgt_run_config *cfg,
-	       long budget);
+	       long budget, double seconds);
 
 /*
  * Whether the failure of @detector in the report @path is the one looked for; what it is

@@ -1,10 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * shrink: a controlled failure's schedule cut down while the same detector still fires:
- * the decisions past the failure, threads and walkers, then switches (delta debugging over
- * the runs of one thread). Each trial is a child run following the schedule as far as it
- * fits; the result is replayed exactly once more and its report put beside the original.
+ * shrink: a controlled failure cut down until no smaller run fails the same way, as
+ * QuickCheck and Hypothesis shrink an input and syzkaller's repro a program: the
+ * configuration first (threads, walkers, kinds of operation: shrink_config.c), then the
+ * schedule (decisions, preemptions, switches: shrink_schedule.c). Each trial is a child run;
+ * the budget is --runs trials and --time seconds. The result is replayed exactly once more
+ * and its report put beside the original; interrupted, the smallest run so far is, named
+ * partial.
  */
+#define _GNU_SOURCE	/* sigabbrev_np */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,31 +16,33 @@
 #include <unistd.h>
 
 #include "search.h"
-#include "child.h"
+#include "shrink.h"
+#include "../base/clock.h"
 #include "../base/files.h"
 #include "../run/options.h"
 
-struct shrink {
-	struct cgt_run_config *cfg;	/* the smallest configuration so far */
-	struct cgt_schedule best;	/* the choices that made the failure under it */
-	long best_stop, best_step;
-	int target;
-	long runs, budget;
-};
+bool shrink_can_try(const struct shrink *sh)
+{
+	return sh->runs < sh->budget && cgt_now() < sh->deadline && !cgt_run_interrupted();
+}
 
-/*
- * One trial: @cfg following @follow as far as it fits. Kept if the failure came back, and,
- * for a trial of a shorter schedule (@fewer), if the run it made has no more decisions and
- * no more switches than the best so far, and fewer of one of them.
- */
-static bool shrink_try(struct shrink *sh, const struct cgt_run_config *cfg,
-		       const struct cgt_schedule *follow, bool fewer)
+static void progress(const struct shrink *sh)
+{
+	if (sh->tty)
+		fprintf(stderr, "\r\033[Kshrink: %s: %ld/%ld trials; threads %d, walkers %d, "
+			"decisions %ld, preemptions %ld", sh->pass, sh->runs, sh->budget,
+			sh->cfg->threads, sh->cfg->walkers, sh->best.len, sh->best_pre);
+}
+
+bool shrink_try(struct shrink *sh, const struct cgt_run_config *cfg,
+		const struct cgt_schedule *follow,
+		bool (*better)(const struct shrink *sh, const struct cgt_child_result *res))
 {
 	struct cgt_run_config c = *cfg;
 	struct cgt_child_result res;
 	bool same;
 
-	if (sh->runs >= sh->budget)
+	if (!shrink_can_try(sh))
 		return false;
 	sh->runs++;
 	c.follow = follow;
@@ -44,119 +50,47 @@ static bool shrink_try(struct shrink *sh, const struct cgt_run_config *cfg,
 	c.no_report = true;
 	if (cgt_run_child(&c, true, &res))
 		return false;
-	same = res.ran && res.detector == sh->target;
-	if (same && fewer) {
-		long sw = cgt_schedule_switches(&res.schedule), best_sw = cgt_schedule_switches(&sh->best);
-
-		same = sw <= best_sw && res.schedule.len <= sh->best.len &&
-		       (sw < best_sw || res.schedule.len < sh->best.len);
-	}
+	same = res.ran && res.detector == sh->target &&
+	       (!sh->kind[0] || !strcmp(res.kind, sh->kind)) && (!better || better(sh, &res));
 	if (same) {
 		cgt_schedule_free(&sh->best);
 		sh->best = res.schedule;
 		res.schedule = (struct cgt_schedule){ 0 };
 		sh->best_stop = res.stop_step;
 		sh->best_step = res.step;
+		sh->best_pre = res.preemptions;
+		sh->best_ops = res.ops;
+		if (!sh->kind[0])
+			snprintf(sh->kind, sizeof(sh->kind), "%s", res.kind);
 		*sh->cfg = c;
 	}
 	cgt_child_result_free(&res);
+	progress(sh);
 	return same;
 }
 
-/* The first @n choices of @s (the decisions up to the failure). */
-static bool schedule_prefix(const struct cgt_schedule *s, long n, struct cgt_schedule *out)
-{
-	memset(out, 0, sizeof(*out));
-	for (long k = 0; k < n && k < s->len; k++)
-		if (cgt_schedule_push(out, s->choice[k]))
-			return false;
-	return true;
-}
-
 /*
- * The shortest prefix of the schedule that still leads to the failure, the rest left to the
- * lenient follower (the running thread goes on while it can): most switches of a random
- * schedule have nothing to do with the failure. A binary search, as the failure need not
- * come back for every longer prefix.
+ * The shrunk run's report beside the original, as report.shrunk@suffix.json and
+ * summary.shrunk@suffix.txt (hard links), and its whole folder (trace, linkage picture,
+ * page) as shrunk@suffix/.
  */
-static void shrink_prefix(struct shrink *sh)
+static int shrink_publish(const char *dir, const struct cgt_child_result *res,
+			  const char *suffix)
 {
-	long lo = 0, hi = sh->best_step + 1;
-
-	while (lo + 1 < hi && sh->runs < sh->budget && !cgt_run_interrupted()) {
-		long mid = lo + (hi - lo) / 2;
-		struct cgt_schedule cand;
-
-		if (!schedule_prefix(&sh->best, mid, &cand))
-			return;
-		if (shrink_try(sh, sh->cfg, &cand, true))
-			hi = sh->best_step + 1 < mid ? sh->best_step + 1 : mid;
-		else
-			lo = mid;
-		cgt_schedule_free(&cand);
-	}
-}
-
-/*
- * Fewer switches, as delta debugging over the runs of one thread: a chunk of runs is given
- * to the thread that ran just before it, coarse chunks first, finer while nothing goes.
- */
-static void shrink_switches(struct shrink *sh)
-{
-	for (long chunks = 2; sh->runs < sh->budget && !cgt_run_interrupted(); ) {
-		long nseg = cgt_schedule_switches(&sh->best) + 1, size;
-		bool cut = false;
-
-		if (nseg < 2)
-			return;
-		if (chunks > nseg)
-			chunks = nseg;
-		size = (nseg + chunks - 1) / chunks;
-		for (long c = 0; c < chunks && !cut && sh->runs < sh->budget; c++) {
-			struct cgt_schedule cand;
-			long seg = 0, lo = c * size, hi = lo + size;
-			int before = 0;
-
-			if (!schedule_prefix(&sh->best, sh->best.len, &cand))
-				return;
-			for (long k = 0; k < cand.len; k++) {
-				if (k && sh->best.choice[k] != sh->best.choice[k - 1])
-					seg++;
-				if (seg < lo)
-					before = cand.choice[k];
-				else if (seg < hi && before)
-					cand.choice[k] = before;
-			}
-			cut = shrink_try(sh, sh->cfg, &cand, true);
-			cgt_schedule_free(&cand);
-		}
-		if (cut)
-			chunks = chunks > 2 ? chunks - 1 : 2;
-		else if (chunks >= nseg)
-			return;
-		else
-			chunks *= 2;
-	}
-}
-
-/* Move the final run's report beside the original. */
-/*
- * The shrunk run's report beside the original, as report.shrunk.json and summary.shrunk.txt
- * (hard links), and its whole folder (trace, linkage picture, page) as shrunk/.
- */
-static int shrink_publish(const char *dir, const struct cgt_child_result *res)
-{
-	static const char *const names[][2] = {
-		{ "report.json", "report.shrunk.json" }, { "summary.txt", "summary.shrunk.txt" },
-		{ NULL, "shrunk" },
+	static const char *const names[][3] = {
+		{ "report.json", "report.shrunk", ".json" },
+		{ "summary.txt", "summary.shrunk", ".txt" },
+		{ NULL, "shrunk", "" },
 	};
 
 	for (size_t i = 0; i < ARRAY_SIZE(names); i++) {
 		char *from = names[i][0] ? cgt_path_join(res->report_dir, names[i][0]) :
 					   strdup(res->report_dir);
-		char *to = cgt_path_join(dir, names[i][1]);
+		char name[64], *to;
 		int ret = -1;
 
+		snprintf(name, sizeof(name), "%s%s%s", names[i][1], suffix, names[i][2]);
+		to = cgt_path_join(dir, name);
 		if (from && to) {
 			unlink(to);
 			ret = names[i][0] ? link(from, to) : rename(from, to);
@@ -172,14 +106,65 @@ static int shrink_publish(const char *dir, const struct cgt_child_result *res)
 	return 0;
 }
 
-int cgt_shrink(const char *path, const struct cgt_report_in *r, struct cgt_run_config *cfg,
-	       long budget)
+/* What the first trial (the report's own schedule, up to its failure) made. */
+struct shrink_start {
+	long step, decisions, switches, pre, ops;
+	int threads, walkers;
+	double t0;
+};
+
+/*
+ * The smallest run, replayed exactly with its report and published (@partial: the search
+ * was cut short by a signal); 0 or an exit status.
+ */
+static int shrink_finish(struct shrink *sh, const struct cgt_report_in *r,
+			 const struct shrink_start *s0, int sig)
 {
-	struct shrink sh = { .cfg = cfg, .budget = budget };
+	const char *suffix = sig ? "-partial" : "";
 	struct cgt_child_result fin;
-	struct cgt_schedule first;
-	char *out = NULL, got[96];
-	int ret, threads0, walkers0, fi;
+	char got[96];
+	int ret = CGT_EXIT_TOOL;	/* what stops it from here on is the tool's */
+
+	sh->cfg->follow = &sh->best;
+	sh->cfg->follow_stop_step = sh->best_stop;
+	sh->cfg->lenient = false;
+	sh->cfg->no_report = false;
+	cgt_run_render(sh->cfg);
+	if (cgt_run_child(sh->cfg, true, &fin))
+		return ret;
+	cgt_child_failure(&fin, got, sizeof(got));
+	if (fin.detector != sh->target || fin.step != sh->best_step || fin.diverged >= 0 ||
+	    !fin.report_dir[0]) {
+		printf("shrink: the shrunk schedule did not replay exactly (%s%s%s)\n", got,
+		       fin.diverged >= 0 ? "; " : "", fin.diverged >= 0 ? fin.why : "");
+	} else if (!shrink_publish(r->dir, &fin, suffix)) {
+		printf("shrink: %s at decision %ld -> %ld; threads %d -> %d; walkers %d -> %d; "
+		       "operations %ld -> %ld; decisions %ld -> %ld; preemptions %ld -> %ld; "
+		       "switches %ld -> %ld; %ld trial runs, %.0f s%s\n",
+		       cgt_detector_names[sh->target], s0->step, fin.step, s0->threads,
+		       sh->cfg->threads, s0->walkers, sh->cfg->walkers, s0->ops, fin.ops,
+		       s0->decisions, fin.schedule.len, s0->pre, fin.preemptions, s0->switches,
+		       cgt_schedule_switches(&fin.schedule), sh->runs, cgt_now() - s0->t0,
+		       sig ? " (partial: interrupted)" : sh->runs >= sh->budget ?
+		       " (the --runs budget ended it)" : cgt_now() >= sh->deadline ?
+		       " (the --time budget ended it)" : "");
+		printf("shrink: wrote %s/report.shrunk%s.json; cgtorture replay "
+		       "%s/report.shrunk%s.json\n", r->dir, suffix, r->dir, suffix);
+		ret = sig ? CGT_EXIT_SIGNAL + sig : CGT_EXIT_PASS;
+	}
+	cgt_child_result_free(&fin);
+	return ret;
+}
+
+int cgt_shrink(const char *path, const struct cgt_report_in *r, struct cgt_run_config *cfg,
+	       long budget, double seconds)
+{
+	struct shrink sh = { .cfg = cfg, .budget = budget, .tty = isatty(STDERR_FILENO),
+			     .pass = "the report's schedule" };
+	struct shrink_start s0 = { .t0 = cgt_now() };
+	struct cgt_schedule first = { 0 };
+	char *out = NULL;
+	int ret, fi, sig;
 
 	fi = cgt_report_interest(r, cfg->stop_on);
 	if (!r->controlled || fi < 0 || r->failure[fi].step < 0) {
@@ -194,68 +179,45 @@ int cgt_shrink(const char *path, const struct cgt_report_in *r, struct cgt_run_c
 	sh.cfg->out = out;
 	sh.target = r->failure[fi].detector;
 	sh.cfg->stop_on = sh.target;
-	threads0 = sh.cfg->threads;
-	walkers0 = sh.cfg->walkers;
+	sh.deadline = s0.t0 + seconds;
+	s0.threads = sh.cfg->threads;
+	s0.walkers = sh.cfg->walkers;
+	s0.step = r->failure[fi].step;
+	s0.decisions = r->schedule.len;
+	s0.switches = cgt_schedule_switches(&r->schedule);
 
 	/* the decisions up to the failure, and whatever it takes to end the run */
 	ret = CGT_EXIT_MISSED;
-	if (!schedule_prefix(&r->schedule, r->failure[fi].step + 1, &first) ||
-	    !shrink_try(&sh, sh.cfg, &first, false)) {
+	for (long k = 0; k <= s0.step && k < r->schedule.len; k++)
+		if (cgt_schedule_push(&first, r->schedule.choice[k]))
+			goto out;
+	if (!shrink_try(&sh, sh.cfg, &first, NULL)) {
 		if (cgt_run_interrupted())
 			ret = cgt_search_interrupted("shrink", sh.runs, sh.budget, "trial runs");
 		else
 			printf("shrink: the failure does not come back following %s's schedule\n",
 			       path);
-		cgt_schedule_free(&first);
 		goto out;
 	}
-	cgt_schedule_free(&first);
-	shrink_prefix(&sh);
-	for (struct cgt_run_config c = *sh.cfg; c.threads > 1 && !cgt_run_interrupted(); ) {
-		c.threads /= 2;
-		if (!shrink_try(&sh, &c, &sh.best, false))
-			break;
+	s0.pre = sh.best_pre;
+	s0.ops = sh.best_ops;
+	shrink_config(&sh);
+	shrink_schedule(&sh);
+	if (sh.tty)
+		fputs("\r\033[K", stderr);
+	sig = cgt_run_interrupted();
+	if (sig) {
+		printf("shrink: interrupted by SIG%s after %ld trial runs: the smallest run so far "
+		       "follows, as a partial result\n", sigabbrev_np(sig) ? sigabbrev_np(sig) : "?",
+		       sh.runs);
+		cgt_run_interrupt(0);	/* its replay must run; a second signal still ends it */
 	}
-	for (struct cgt_run_config c = *sh.cfg; c.walkers > 0 && !cgt_run_interrupted(); ) {
-		c.walkers /= 2;
-		if (!shrink_try(&sh, &c, &sh.best, false))
-			break;
-	}
-	if (!cgt_run_interrupted())
-		shrink_switches(&sh);
-	if (cgt_run_interrupted()) {
-		ret = cgt_search_interrupted("shrink", sh.runs, sh.budget, "trial runs");
-		goto out;
-	}
-
-	/* the result, replayed exactly, with its report */
-	sh.cfg->follow = &sh.best;
-	sh.cfg->follow_stop_step = sh.best_stop;
-	sh.cfg->lenient = false;
-	sh.cfg->no_report = false;
-	cgt_run_render(sh.cfg);
-	ret = CGT_EXIT_TOOL;	/* what stops it from here on is the tool's */
-	if (cgt_run_child(sh.cfg, true, &fin))
-		goto out;
-	cgt_child_failure(&fin, got, sizeof(got));
-	if (fin.detector != sh.target || fin.step != sh.best_step || fin.diverged >= 0 ||
-	    !fin.report_dir[0]) {
-		printf("shrink: the shrunk schedule did not replay exactly (%s%s%s)\n", got,
-		       fin.diverged >= 0 ? "; " : "", fin.diverged >= 0 ? fin.why : "");
-	} else if (!shrink_publish(r->dir, &fin)) {
-		printf("shrink: %s at decision %ld -> %ld; decisions %ld -> %ld; switches %ld -> %ld; "
-		       "threads %d -> %d; walkers %d -> %d; %ld trial runs\n",
-		       cgt_detector_names[sh.target], r->failure[fi].step, fin.step, r->schedule.len,
-		       fin.schedule.len, cgt_schedule_switches(&r->schedule),
-		       cgt_schedule_switches(&fin.schedule), threads0, sh.cfg->threads, walkers0,
-		       sh.cfg->walkers, sh.runs);
-		printf("shrink: wrote %s/report.shrunk.json; cgtorture replay %s/report.shrunk.json\n",
-		       r->dir, r->dir);
-		ret = CGT_EXIT_PASS;
-	}
-	cgt_child_result_free(&fin);
+	ret = shrink_finish(&sh, r, &s0, sig);
+	if (sig && ret != CGT_EXIT_SIGNAL + sig)
+		ret = CGT_EXIT_SIGNAL + sig;
 	rmdir(out);
 out:
+	cgt_schedule_free(&first);
 	cgt_schedule_free(&sh.best);
 	free(out);
 	return ret;

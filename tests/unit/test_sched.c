@@ -41,6 +41,7 @@ static struct cgt_lock L, M;
 static int park;
 static bool lock_code;			/* boot()'s runs step through the variants' code */
 static int preemptions;			/* boot()'s bound for the bounded scheduler */
+static bool lenient;			/* boot()'s follower goes on where the schedule ends */
 
 static void note(int what)
 {
@@ -79,7 +80,7 @@ static void boot(const struct cgt_sched_ops *ops, uint64_t seed, const struct cg
 	struct cgt_sched_config cfg = {
 		.ops = ops, .params = { .seed = seed, .steps = 100,
 			    .tunables = { .depth = 2, .preemptions = preemptions } }, .follow = follow,
-		.park = &park, .lock_code = lock_code,
+		.park = &park, .lock_code = lock_code, .lenient = lenient,
 	};
 
 	memset(flags, 0, sizeof(flags));
@@ -391,6 +392,40 @@ Test(sched, preemptions_are_bounded_and_counted)
 	n = run_operations("random", 0, 3, &sw);
 	cr_assert_gt(n, 2);
 	cr_assert_leq(n, sw);
+}
+
+/*
+ * Past the end of a followed schedule, a lenient follower preempts no one: the running
+ * thread goes on to the end of its operation, then the one that has waited longest runs,
+ * so the threads take turns an operation each.
+ */
+Test(sched, lenient_follower_takes_turns_without_preempting)
+{
+	struct cgt_schedule one = { 0 };
+	const struct cgt_schedule *rec;
+	int turn = 0, expect = 1;
+
+	cgt_schedule_push(&one, 1);
+	lenient = true;
+	boot(cgt_sched_find("random"), 1, &one);
+	for (int i = 0; i < 3; i++)
+		spawn(operations);
+	cr_assert_eq(run_all(), CGT_IDLE_DONE);
+	lenient = false;
+	cr_assert_eq(check_preemptions(), 0);
+	rec = cgt_sched_recorded();
+	for (long k = 0; k < rec->len; k++) {
+		if (k && rec->choice[k] == rec->choice[k - 1])
+			continue;
+		/* a new turn: the next thread round, while all three live */
+		if (turn++ < 15) {
+			cr_assert_eq(rec->choice[k], expect, "turn %d at decision %ld", turn, k);
+			expect = expect % 3 + 1;
+		}
+	}
+	cr_assert_geq(turn, 15);
+	cgt_sched_finish();
+	cgt_schedule_free(&one);
 }
 
 Test(sched, schedule_text_round_trips)

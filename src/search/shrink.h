@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * shrink's state, shared by its passes: the driver (shrink.c), the configuration's cuts
+ * (shrink_config.c) and the schedule's (shrink_schedule.c). Each pass proposes a smaller
+ * run; a trial keeps it if the same failure comes back, the same detector with the same
+ * kind (report/kind.h: the same walk and cause, the same lock cycle), as reproduce matches.
+ */
+#ifndef CGT_SHRINK_H
+#define CGT_SHRINK_H
+
+#include <stdbool.h>
+
+#include "child.h"
+
+struct shrink {
+	struct cgt_run_config *cfg;	/* the smallest configuration so far */
+	struct cgt_schedule best;	/* the choices that made the failure under it */
+	long best_stop, best_step, best_pre, best_ops;
+	int target;			/* the detector */
+	char kind[256];			/* and the kind of its failure */
+	long runs, budget;		/* trial runs made, and at most */
+	double deadline;		/* cgt_now() past which no trial starts */
+	bool tty;			/* a progress line on stderr */
+	const char *pass;		/* what is being cut, for the progress line */
+};
+
+/* Whether the budget (trials, time, a signal) lets another trial start. */
+bool shrink_can_try(const struct shrink *sh);
+/*
+ * One trial of @cfg following @follow as far as it fits (NULL: its own seed's schedule);
+ * kept, as the new best, if the failure came back and @better says the run it made is
+ * smaller (NULL: any run is).
+ */
+bool shrink_try(struct shrink *sh, const struct cgt_run_config *cfg,
+		const struct cgt_schedule *follow,
+		bool (*better)(const struct shrink *sh, const struct cgt_child_result *res));
+
+/* shrink_config.c: fewer model threads, walkers and kinds of operation, largest cut first */
+void shrink_config(struct shrink *sh);
+/* shrink_schedule.c: fewer decisions, threads that run, preemptions and switches */
+void shrink_schedule(struct shrink *sh);
+/* shrink_schedule.c: how many threads ran up to decision @upto of @s */
+int shrink_threads_ran(const struct cgt_schedule *s, long upto);
+
+#endif

@@ -1,0 +1,95 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * shrink's cuts of the configuration, largest first, as syzkaller's repro drops threads and
+ * calls before it minimises the program: the cap on model threads, the walkers, then each
+ * kind of operation (its weight in --mix to 0), then the swarm's remaining draws. A cut
+ * pins what it cuts: a dimension the swarm drew is drawn no more.
+ *
+ * A smaller configuration makes another run, whose thread numbers name other threads, so
+ * the best schedule rarely fits it. A cut is tried following that schedule as far as it fits,
+ * then by a search of its own (the report's scheduler, seeds after the configuration's),
+ * and kept with the first run that fails the same way.
+ */
+#include "search.h"
+#include "shrink.h"
+
+/* schedules a cut's search tries before the cut is given up */
+#define CUT_SEARCH	12
+
+static bool cut(struct shrink *sh, struct cgt_run_config *c)
+{
+	const struct cgt_sched_ops *own = c->sched, *random = cgt_sched_find("random");
+	uint64_t seed = sh->cfg->seed;
+
+	if (shrink_try(sh, c, &sh->best, NULL))
+		return true;
+	/*
+	 * The random walk finds a small configuration's failure in the fewest schedules (its
+	 * many preemptions are the schedule passes' to cut); the report's own scheduler takes
+	 * every other turn, for a failure only it finds.
+	 */
+	for (int j = 1; j <= CUT_SEARCH && shrink_can_try(sh); j++) {
+		c->seed = seed + (uint64_t)j;
+		c->sched = j % 2 ? random : own;
+		if (shrink_try(sh, c, NULL, NULL))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * The smallest of @from, 2 @from, 4 @from ... below *@field that still fails (tried in that
+ * order: the largest cut first), with the swarm's @dim pinned.
+ */
+static void cut_count(struct shrink *sh, const char *pass, size_t off, int from, int dim)
+{
+	sh->pass = pass;
+	for (int v = from; shrink_can_try(sh); v = v ? v * 2 : 1) {
+		struct cgt_run_config c = *sh->cfg;
+		int *field = (int *)((char *)&c + off);
+
+		if (v >= *field)
+			return;
+		*field = v;
+		c.swarm &= ~(1u << dim);
+		if (cut(sh, &c))
+			return;
+	}
+}
+
+/* Each kind of operation left out in turn, the most frequent first. */
+static void cut_ops(struct shrink *sh)
+{
+	bool tried[CGT_NR_OPS] = { 0 };
+
+	sh->pass = "operations";
+	for (;;) {
+		struct cgt_run_config c;
+		int op = -1;
+
+		for (int k = 0; k < CGT_NR_OPS; k++)
+			if (!tried[k] && sh->cfg->mix[k] && (op < 0 || sh->cfg->mix[k] > sh->cfg->mix[op]))
+				op = k;
+		if (op < 0 || !shrink_can_try(sh))
+			return;
+		tried[op] = true;
+		c = *sh->cfg;
+		c.mix[op] = 0;
+		c.swarm &= ~(1u << CGT_SWARM_MIX);
+		cut(sh, &c);
+	}
+}
+
+void shrink_config(struct shrink *sh)
+{
+	cut_count(sh, "threads", offsetof(struct cgt_run_config, threads), 2, CGT_SWARM_THREADS);
+	cut_count(sh, "walkers", offsetof(struct cgt_run_config, walkers), 0, CGT_SWARM_WALKERS);
+	cut_ops(sh);
+	if (sh->cfg->swarm && shrink_can_try(sh)) {
+		struct cgt_run_config c = *sh->cfg;
+
+		sh->pass = "swarm";
+		c.swarm = 0;
+		cut(sh, &c);
+	}
+}

@@ -1,0 +1,161 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * shrink's cuts of the schedule, once the configuration is as small as it goes: the
+ * decisions past the shortest prefix that still fails (the rest left to the lenient
+ * follower, which lets the running thread go on), then switches, by delta debugging over
+ * the runs of one thread. A cut is kept if the run it made is smaller by (preemptions,
+ * decisions, switches), in that order: a counterexample is read by its preemptions first.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "search.h"
+#include "shrink.h"
+
+/* The threads that ran up to decision @upto of @s. */
+int shrink_threads_ran(const struct cgt_schedule *s, long upto)
+{
+	int n = 0, max = 0;
+	bool *seen;
+
+	for (long k = 0; k <= upto && k < s->len; k++)
+		max = s->choice[k] > max ? s->choice[k] : max;
+	seen = calloc((size_t)max + 1, sizeof(*seen));
+	if (!seen)
+		return max;
+	for (long k = 0; k <= upto && k < s->len; k++)
+		if (!seen[s->choice[k]]) {
+			seen[s->choice[k]] = true;
+			n++;
+		}
+	free(seen);
+	return n;
+}
+
+static bool smaller(const struct shrink *sh, const struct cgt_child_result *res)
+{
+	long sw = cgt_schedule_switches(&res->schedule), best_sw = cgt_schedule_switches(&sh->best);
+	int ran = shrink_threads_ran(&res->schedule, res->step),
+	    best_ran = shrink_threads_ran(&sh->best, sh->best_step);
+
+	if (ran != best_ran)
+		return ran < best_ran;
+	if (res->preemptions != sh->best_pre)
+		return res->preemptions < sh->best_pre;
+	if (res->schedule.len != sh->best.len)
+		return res->schedule.len < sh->best.len;
+	return sw < best_sw;
+}
+
+/* The first @n choices of @s. */
+static bool schedule_prefix(const struct cgt_schedule *s, long n, struct cgt_schedule *out)
+{
+	memset(out, 0, sizeof(*out));
+	for (long k = 0; k < n && k < s->len; k++)
+		if (cgt_schedule_push(out, s->choice[k])) {
+			cgt_schedule_free(out);
+			return false;
+		}
+	return true;
+}
+
+/*
+ * The shortest prefix that still leads to the failure: most switches of a random schedule
+ * have nothing to do with it. A binary search, as the failure need not come back for every
+ * longer prefix.
+ */
+static void cut_prefix(struct shrink *sh)
+{
+	long lo = 0, hi = sh->best_step + 1;
+
+	sh->pass = "decisions";
+	while (lo + 1 < hi && shrink_can_try(sh)) {
+		long mid = lo + (hi - lo) / 2;
+		struct cgt_schedule cand;
+
+		if (!schedule_prefix(&sh->best, mid, &cand))
+			return;
+		if (shrink_try(sh, sh->cfg, &cand, smaller))
+			hi = sh->best_step + 1 < mid ? sh->best_step + 1 : mid;
+		else
+			lo = mid;
+		cgt_schedule_free(&cand);
+	}
+}
+
+/*
+ * Fewer switches, as delta debugging over the runs of one thread: a chunk of runs is given
+ * to the thread that ran just before it, coarse chunks first, finer while nothing goes.
+ */
+static void cut_switches(struct shrink *sh)
+{
+	sh->pass = "preemptions";
+	for (long chunks = 2; shrink_can_try(sh); ) {
+		long nseg = cgt_schedule_switches(&sh->best) + 1, size;
+		bool cut = false;
+
+		if (nseg < 2)
+			return;
+		if (chunks > nseg)
+			chunks = nseg;
+		size = (nseg + chunks - 1) / chunks;
+		for (long c = 0; c < chunks && !cut && shrink_can_try(sh); c++) {
+			struct cgt_schedule cand;
+			long seg = 0, lo = c * size, hi = lo + size;
+			int before = 0;
+
+			if (!schedule_prefix(&sh->best, sh->best.len, &cand))
+				return;
+			for (long k = 0; k < cand.len; k++) {
+				if (k && sh->best.choice[k] != sh->best.choice[k - 1])
+					seg++;
+				if (seg < lo)
+					before = cand.choice[k];
+				else if (seg < hi && before)
+					cand.choice[k] = before;
+			}
+			cut = shrink_try(sh, sh->cfg, &cand, smaller);
+			cgt_schedule_free(&cand);
+		}
+		if (cut)
+			chunks = chunks > 2 ? chunks - 1 : 2;
+		else if (chunks >= nseg)
+			return;
+		else
+			chunks *= 2;
+	}
+}
+
+/*
+ * Fewer threads: every decision of one thread taken out of the schedule, the youngest first
+ * (a thread forked late has forked the fewest others, whose numbers would shift without
+ * it); where what is left does not fit, the lenient follower goes on.
+ */
+static void cut_threads(struct shrink *sh)
+{
+	int max = 0;
+
+	sh->pass = "threads that run";
+	for (long k = 0; k < sh->best.len; k++)
+		max = sh->best.choice[k] > max ? sh->best.choice[k] : max;
+	for (int id = max; id > 0 && shrink_can_try(sh); id--) {
+		struct cgt_schedule cand = { 0 };
+		bool ran = false, ok = true;
+
+		for (long k = 0; k <= sh->best_step && k < sh->best.len && ok; k++) {
+			ran |= sh->best.choice[k] == id;
+			if (sh->best.choice[k] != id)
+				ok = !cgt_schedule_push(&cand, sh->best.choice[k]);
+		}
+		if (ran && ok)
+			shrink_try(sh, sh->cfg, &cand, smaller);
+		cgt_schedule_free(&cand);
+	}
+}
+
+void shrink_schedule(struct shrink *sh)
+{
+	cut_prefix(sh);
+	cut_threads(sh);
+	cut_switches(sh);
+}
