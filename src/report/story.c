@@ -20,6 +20,7 @@
 #include "capture.h"
 #include "../core/failure.h"
 #include "../core/thread.h"
+#include "../sched/sched.h"
 
 #define MAX_LINES	8
 #define MAX_LINES_FREE	16	/* a free-running run's threads interleave more */
@@ -154,8 +155,65 @@ static size_t tell_walk(char *buf, size_t len, const struct cgt_linkage *l)
 	return off;
 }
 
+/* The captured thread that is T@id of the controlled run, or NULL. */
+static const struct cgt_thread *sched_thread(const struct cgt_capture *c, int id)
+{
+	for (int k = 0; k < c->nthreads; k++)
+		if (c->threads[k].sched_id == id)
+			return &c->threads[k];
+	return NULL;
+}
+
+/*
+ * "step 2013  T4 (walker) preempted after steps to the next thread; T11 ran instead": a
+ * preemption of a thread the story tells of, where it stopped and who took its place.
+ */
+static size_t tell_preemption(char *buf, size_t len, const struct cgt_capture *c,
+			      const struct cgt_preemption *p)
+{
+	const struct cgt_thread *t = sched_thread(c, p->from), *to = sched_thread(c, p->to);
+	const struct cgt_event *last = NULL;
+	size_t off;
+
+	if (!t)
+		return 0;
+	for (uint32_t i = 0; i < CGT_RING_SIZE && i < t->ring_head; i++) {
+		const struct cgt_event *e = &t->ring[(t->ring_head - 1 - i) & (CGT_RING_SIZE - 1)];
+
+		if (e->ns <= (uint64_t)p->step && e->point < CGT_NR_POINTS) {
+			last = e;
+			break;
+		}
+	}
+	off = when(buf, len, true, (uint64_t)p->step);
+	if (off < len)
+		off += who(buf + off, len - off, t);
+	if (off < len)
+		off += (size_t)snprintf(buf + off, len - off, " preempted%s%s; ",
+					last ? " after " : "",
+					last ? cgt_point_info[last->point].desc : "");
+	if (off < len && to)
+		off += who(buf + off, len - off, to);
+	else if (off < len)
+		off += (size_t)snprintf(buf + off, len - off, "T%d", p->to);
+	if (off < len)
+		off += (size_t)snprintf(buf + off, len - off, " ran instead\n");
+	return off;
+}
+
+/* Whether T@id is one the story's lines from @first on tell of. */
+static bool told(const struct ev *evs, int first, int nev, int id)
+{
+	for (int i = first; i < nev; i++)
+		if (evs[i].t->sched_id == id)
+			return true;
+	return false;
+}
+
 static void tell(const struct cgt_capture *c)
 {
+	const struct cgt_preemption *pre = NULL;
+	long npre = 0, pi = 0;
 	const struct cgt_failure *f = &c->failure;
 	const struct cgt_thread *me;
 	struct ev *evs;
@@ -212,7 +270,26 @@ static void tell(const struct cgt_capture *c)
 		last = i;
 	}
 	first = nev > lines - 1 ? nev - (lines - 1) : 0;
-	for (int i = first; i < nev && off < sizeof(story); i++) {
+	/* the preemptions of the threads told of, from the first line told on */
+	if (c->controlled && nev)
+		npre = cgt_sched_preemptions(&pre);
+	while (pi < npre && (uint64_t)pre[pi].step < evs[first].e->ns)
+		pi++;
+	/* the failing thread's last preemption is its story's start, however long ago */
+	for (long k = pi - 1; k >= 0; k--)
+		if (pre[k].from == me->sched_id) {
+			off += tell_preemption(story + off, sizeof(story) - off, c, &pre[k]);
+			break;
+		}
+	for (int i = first; i <= nev && off < sizeof(story); i++) {
+		uint64_t until = i < nev ? evs[i].e->ns : c->at;
+
+		for (; pi < npre && (uint64_t)pre[pi].step <= until && off < sizeof(story); pi++)
+			if (told(evs, first, nev, pre[pi].from) || pre[pi].from == me->sched_id)
+				off += tell_preemption(story + off, sizeof(story) - off, c, &pre[pi]);
+		if (i == nev || off >= sizeof(story))
+			break;
+
 		const struct cgt_event *e = evs[i].e;
 
 		off += when(story + off, sizeof(story) - off, c->controlled, e->ns);
