@@ -197,6 +197,13 @@ bench-sched: build/plain/cgtorture build/tsan/cgtorture build/asan/cgtorture
 	bench/sched.sh build $(SEEDS) $(RUNS) $(REPLAYS)
 	bench/reproduce.sh build 200
 
+# Counterexamples cut down: each catalogued bug found by explore, then shrunk at its defaults
+# (found at -> shrunk to, trials, seconds, exact replays of the result), and the fewest
+# preemptions the bounded scheduler finds it with.
+.PHONY: bench-shrink
+bench-shrink: build/plain/cgtorture build/tsan/cgtorture build/asan/cgtorture
+	bench/shrink.sh build 200 100
+
 # The corpus of real kernel reports (tests/reports/): each reproduced with its default budget,
 # a table of kind, kernel, frames mapped, verdict, detector, schedules and seconds.
 .PHONY: bench-reports

@@ -155,7 +155,7 @@ int cgt_replay_main(int argc, char **argv)
 
 static const struct tunable shrink_tunables[] = {
 	REPORT_ARG,
-	{ "runs", &cgt_tunable_count, "300", "N", "trial runs at most",
+	{ "runs", &cgt_tunable_count, "1000", "N", "trial runs at most",
 	  offsetof(struct report_opts, runs), 1, 1000000 },
 	{ "time", &cgt_tunable_seconds, STR(CGT_SHRINK_SECONDS), "SECONDS",
 	  "no trial starts past this many seconds (suffix ms, s, m or h)",
