@@ -4,8 +4,8 @@
  * {"traceEvents": [...]}), drawn from the capture's event rings. Each model thread shown is
  * a process of the trace, named by its role and tid, with tracks (the trace's threads):
  * "operations" (fork, exec, exit, migrate, observe, each with its kernel functions nested in
- * it), one per model lock (its waits and holds, with the side), and "rcu" (read-side
- * sections, grace periods waited for). Slices are complete events ("X"), nested on each
+ * it, of category "function" so a reader tells them apart), one per model lock (its waits
+ * and holds, with the side), and "rcu" (read-side sections, grace periods waited for). Slices are complete events ("X"), nested on each
  * track; the marked points are instants ("i"), each detector report an instant with its
  * evidence; a wait-for edge of a hang is a flow arrow ("s" to "f") from the waiter to the
  * thread in its way. Timestamps are microseconds in a free-running run, decisions in a
@@ -25,6 +25,7 @@
 
 struct slice {
 	int track;
+	bool function;			/* a kernel function inside its operation */
 	double ts, end;
 	char name[64];
 	json_t *args;
@@ -96,6 +97,7 @@ static int open_slice(struct thread_trace *tt, int track, double ts, const char 
 		return -1;
 	s = &tt->s[tt->n];
 	s->track = track;
+	s->function = false;
 	s->ts = ts;
 	s->end = -1;
 	s->args = json_object();
@@ -223,6 +225,8 @@ static void thread_events(struct thread_trace *tt, json_t *out, double end)
 		if (fn && (tt->fn < 0 || strcmp(tt->s[tt->fn].name, fn))) {
 			close_slice(tt, &tt->fn, ts);
 			tt->fn = open_slice(tt, TRACK_OPS, ts, fn);
+			if (tt->fn >= 0)
+				tt->s[tt->fn].function = true;
 			if (tt->fn >= 0 && e->point == CGT_PT_WALK_START)
 				json_object_set_new(tt->s[tt->fn].args, "start_tid",
 						    json_integer(e->pid));
@@ -323,7 +327,8 @@ static void thread_slices(struct thread_trace *tt, json_t *out)
 		struct slice *s = &tt->s[i];
 
 		json_array_append_new(out, json_pack("{s:s, s:s, s:s, s:f, s:f, s:i, s:i, s:o}",
-				"name", s->name, "cat", s->track == TRACK_OPS ? "operation" :
+				"name", s->name, "cat", s->function ? "function" :
+				s->track == TRACK_OPS ? "operation" :
 				s->track == TRACK_RCU ? "rcu" : "lock", "ph", "X", "ts", s->ts,
 				"dur", s->end - s->ts, "pid", tt->pid, "tid", s->track,
 				"args", s->args));
