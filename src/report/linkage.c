@@ -203,9 +203,10 @@ char *cgt_linkage_dot(const struct cgt_capture *c)
 	if (!m)
 		return NULL;
 	fprintf(m, "digraph linkage {\n graph [rankdir=LR, fontname=\"DejaVu Sans\", fontsize=12, "
-		"label=\"The linkage when %s fired (%s %.3f%s): %s\", labelloc=t];\n"
+		"label=\"The linkage when %s fired (%s %.*f%s): %s\", labelloc=t];\n"
 		" node [fontname=\"DejaVu Sans\", fontsize=10];\n edge [fontname=\"DejaVu Sans\"];\n",
 		cgt_detector_names[c->failure.detector], c->controlled ? "decision" : "at",
+		c->controlled ? 0 : 3,	/* a decision is a whole number */
 		c->controlled ? (double)c->at : (double)c->at / 1e9, c->controlled ? "" : " s",
 		!l->taken ? "the model was not read (a crash)" : l->still ?
 		"the model held still" : "read under RCU while the run went on");

@@ -40,7 +40,8 @@ int cgt_report_show(const char *path, FILE *out)
 		fprintf(out, "\n(no story in this report)\n");
 	if (r.has_timeline)
 		fprintf(out, "\ntimeline: trace.json, every involved thread's events complete from "
-			"%.3f to the failure at %.3f %s\n", r.window_from, r.failure_at,
+			"%.*f to the failure at %.*f %s\n", r.timeline_decisions ? 0 : 3,
+			r.window_from, r.timeline_decisions ? 0 : 3, r.failure_at,
 			r.timeline_decisions ? "(decisions)" : "us");
 	if (cgt_page_write(dirname(copy), basename(copy2), err, sizeof(err))) {
 		fprintf(stderr, "cgtorture: %s\n", err);
