@@ -54,12 +54,12 @@ void cgt_axis_make(struct cgt_axis *a, double from, double to, bool decisions, i
 			a->decimals++;
 }
 
-void cgt_axis_label(const struct cgt_axis *a, double v, char *buf, size_t len)
+void cgt_axis_label(const struct cgt_axis *a, double v, int more, char *buf, size_t len)
 {
 	if (a->decisions)
 		snprintf(buf, len, "%.0f", v);
 	else
-		snprintf(buf, len, "%.*f", a->decimals, v / 1e6);
+		snprintf(buf, len, "%.*f", a->decimals + more, v / 1e6);
 }
 
 const char *cgt_axis_unit(const struct cgt_axis *a)

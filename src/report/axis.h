@@ -23,8 +23,8 @@ struct cgt_axis {
 
 /* The ticks over @from..@to, about @most of them (at least 2, at most CGT_AXIS_MAX_TICKS). */
 void cgt_axis_make(struct cgt_axis *a, double from, double to, bool decisions, int most);
-/* @v (in the trace's unit) as the axis writes it: "4054", or "0.925" seconds */
-void cgt_axis_label(const struct cgt_axis *a, double v, char *buf, size_t len);
+/* @v (in the trace's unit) as the axis writes it: "4054", or "0.925" seconds with @more decimals */
+void cgt_axis_label(const struct cgt_axis *a, double v, int more, char *buf, size_t len);
 /* "decision" or "seconds since the run began": what the labels count */
 const char *cgt_axis_unit(const struct cgt_axis *a);
 

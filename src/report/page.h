@@ -2,7 +2,8 @@
 /*
  * report.html (page.c): a report folder as one self-contained page that needs no network:
  * the verdict and each detector's evidence, the story, the timeline drawn as inline SVG (a
- * lane per thread, zoomable), the linkage picture, and the commands to run it again.
+ * lane per involved thread, the others in one, an axis and a legend), the linkage picture,
+ * and the commands to run it again.
  */
 #ifndef CGT_PAGE_H
 #define CGT_PAGE_H

@@ -30,10 +30,10 @@ Test(axis, decisions_are_whole)
 	cr_assert_eq(a.step, 200);
 	cr_assert_eq(a.ticks[0], 2800);
 	for (int i = 0; i < a.nticks; i++) {
-		cgt_axis_label(&a, a.ticks[i], buf, sizeof(buf));
+		cgt_axis_label(&a, a.ticks[i], 0, buf, sizeof(buf));
 		cr_assert_null(strchr(buf, '.'), "label %s", buf);
 	}
-	cgt_axis_label(&a, 4054, buf, sizeof(buf));
+	cgt_axis_label(&a, 4054, 1, buf, sizeof(buf));
 	cr_assert_str_eq(buf, "4054");
 }
 
@@ -67,12 +67,14 @@ Test(axis, free_running_in_seconds)
 	inside(&a);
 	cr_assert_float_eq(a.step, 5000, 1e-6);
 	cr_assert_eq(a.decimals, 3);
-	cgt_axis_label(&a, a.ticks[0], buf, sizeof(buf));
+	cgt_axis_label(&a, a.ticks[0], 0, buf, sizeof(buf));
 	cr_assert_str_eq(buf, "0.920");
+	cgt_axis_label(&a, 919620.659, 1, buf, sizeof(buf));
+	cr_assert_str_eq(buf, "0.9196");
 	cgt_axis_make(&a, 0, 3e6, false, 8);
 	inside(&a);
 	cr_assert_eq(a.decimals, 1);
-	cgt_axis_label(&a, a.ticks[1], buf, sizeof(buf));
+	cgt_axis_label(&a, a.ticks[1], 0, buf, sizeof(buf));
 	cr_assert_str_eq(buf, "0.5");
 }
 
