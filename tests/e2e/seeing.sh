@@ -3,7 +3,7 @@
 # free-running report into an exact controlled replay (its page rendered by Chromium, its
 # trace in decisions valid); both refuse a missing, truncated, foreign, other-version or
 # unsuitable report with one line and exit 2; the trace and page checks themselves fail on
-# a broken trace and a blank page.
+# a broken trace, a blank page and a timeline that does not read (tests/tools/page_check.py).
 # Usage: tests/e2e/seeing.sh BUILD_DIR   (holding plain/cgtorture)
 set -u
 dir=${1:?usage: tests/e2e/seeing.sh BUILD_DIR}
@@ -97,6 +97,39 @@ if [ -n "$report" ]; then
 	else
 		ok "page_check refuses a blank page: $(grep -c . "$out/o") problem(s)"
 	fi
+fi
+
+# -- and fails on a timeline that does not read: each break trips its own check
+broken() {
+	what=$1 expect=$2
+	shift 2
+	rm -rf "$out/broken" && mkdir -p "$out/broken"
+	find "$page" -maxdepth 1 -type f -exec cp {} "$out/broken/" \;
+	sed "$@" "$page/report.html" >"$out/broken/report.html"
+	if cmp -s "$page/report.html" "$out/broken/report.html"; then
+		bad "$what: the break changed nothing in the page"
+	elif tests/tools/page_check.py "$out/broken" livelock >"$out/o" 2>&1; then
+		bad "page_check passed a page with $what"
+	elif grep -q "$expect" "$out/o"; then
+		ok "page_check refuses $what: $(grep -m1 "$expect" "$out/o" | sed 's/^page_check: [^ ]*: //')"
+	else
+		bad "page_check refused $what, not for it"; sed 's/^/    /' "$out/o" | head -3
+	fi
+}
+if [ -n "${exact:-}" ]; then
+	page=$(dirname "$exact")
+	broken "no tick labels" "no time axis" -e "s/class='ticklabel'/class='gone'/g"
+	broken "a colour not in the legend" "legend does not name" -e "/data-key='operation'/d"
+	broken "a lane too many" "lanes, not" \
+		-e "0,/<g class='lane' /s//<g class='lane' data-thread='99999'><\/g>&/"
+	broken "the wrong count of other threads" "no single lane says other threads" \
+		-e "s/data-other='[0-9]*'/data-other='999'/"
+	broken "the window outside the axis" "window's marker" \
+		-e "s/<g class='window' data-ts='[^']*'/<g class='window' data-ts='-1'/"
+	broken "a decision with a fraction" "printed with a fraction" \
+		-e "s/\([0-9]\) decisions)/\1.000 decisions)/"
+	broken "a command hidden behind a scroll bar" "overflows its box: #commands" \
+		-e "s/<pre id=commands>/<pre id=commands style='white-space:pre;width:20em'>/"
 fi
 
 [ "$fails" = 0 ] && echo "seeing: all checks passed" || echo "seeing: $fails failure(s)"

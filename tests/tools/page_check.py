@@ -3,10 +3,16 @@
 trace.json (valid by the Trace Event Format's rules, tests/tools/trace_check.py, with a lane for
 every involved thread), linkage.dot and linkage.svg (Graphviz), and report.html rendered by
 a real browser: headless Chromium loads it, its DOM must hold the detector's name and a lane
-for every involved thread, and its screenshot must not be blank.
+for every involved thread, and its screenshot must not be blank. The timeline must read well,
+judged on the DOM as laid out (page_facts.js measures it inside the page): a time axis with
+at least 2 tick labels, a legend naming each colour drawn, a lane per involved thread and at
+most one for the other threads with their right count, the window's marker inside the axis,
+no decision with a fraction, and no box whose text overflows it (the commands, the captions).
 Usage: tests/tools/page_check.py REPORT_DIR [DETECTOR]   (one line per problem; exit 1 if any)"""
+import html
 import json
 import os
+import re
 import shutil
 import struct
 import subprocess
@@ -74,6 +80,64 @@ def blank(path):
     return None
 
 
+FRACTION = re.compile(r"\b\d+\.\d+ *decisions?\b|\bdecisions? +\d+\.\d+|\bstep +\d+\.\d+")
+
+
+def facts_of(dom):
+    """What page_facts.js measured in the page, or None if it wrote nothing."""
+    m = re.search(r'<pre id="page-check-facts">(.*?)</pre>', dom, re.S)
+    return json.loads(html.unescape(m.group(1))) if m else None
+
+
+def timeline_problems(facts, involved, others, controlled):
+    """Why the timeline does not read well: one line each."""
+    bad = []
+    axis = facts.get("axis")
+    if not axis or len(axis["labels"]) < 2:
+        bad.append(f"the timeline has no time axis with 2 tick labels or more "
+                   f"({len(axis['labels']) if axis else 'no axis'})")
+    if not facts["marks"]:
+        bad.append("the timeline draws no mark of class mark: nothing to match with a legend")
+    legend = {k["colour"] for k in facts["legend"] if k["colour"] and k["words"]}
+    for colour, what in sorted(facts["marks"].items()):
+        if colour not in legend:
+            bad.append(f"the legend does not name the colour {colour} ({what})")
+    lanes = facts["lanes"]
+    folded = [l for l in lanes if l["other"] is not None]
+    want = len(involved) + (1 if others else 0)
+    if len(lanes) != want:
+        bad.append(f"{len(lanes)} lanes, not {want}: {len(involved)} involved thread(s)"
+                   f"{' and one for the ' + str(others) + ' other(s)' if others else ''}")
+    if others and (len(folded) != 1 or folded[0]["other"] != str(others) or
+                   f"({others})" not in folded[0]["name"]):
+        bad.append(f"no single lane says other threads ({others}): "
+                   f"{[(l['other'], l['name']) for l in folded]}")
+    if not others and folded:
+        bad.append("a lane for other threads when there are none")
+    if len(facts["windows"]) != 1:
+        bad.append(f"{len(facts['windows'])} window markers, not 1")
+    for w in facts["windows"]:
+        if axis and (w["ts"] is None or not axis["from"] <= w["ts"] <= axis["to"]):
+            bad.append(f"the window's marker at {w['ts']} is outside the axis "
+                       f"{axis['from']}..{axis['to']}")
+        if axis and axis["left"] is not None and w["x"] is not None and \
+                not (axis["left"] - 1 <= w["x"] <= axis["right"] + 1):
+            bad.append(f"the window's marker is drawn at x {w['x']:.0f}, off the axis "
+                       f"{axis['left']:.0f}..{axis['right']:.0f}")
+    if controlled:
+        seen = sorted({m.group(0) for t in facts["texts"] for m in FRACTION.finditer(t)})
+        if seen:
+            bad.append(f"{len(seen)} decision(s) printed with a fraction: "
+                       f"{', '.join(map(repr, seen[:3]))}{', ...' if len(seen) > 3 else ''}")
+        if axis:
+            bad += [f"an axis label with a fraction: {x!r}" for x in axis["labels"]
+                    if not re.fullmatch(r"-?\d+", x)]
+    bad += [f"text overflows its box: {o}" for o in facts["overflow"]]
+    if not facts["commands"]:
+        bad.append("no box of commands to run it again")
+    return bad
+
+
 def browser(args, tmp):
     exe = shutil.which("chromium") or shutil.which("chromium-browser")
     if not exe:
@@ -110,11 +174,28 @@ def main():
     problems += [f"trace.json: {b}" for b in bad[:5]]
     with tempfile.TemporaryDirectory() as tmp:
         url = "file://" + os.path.abspath(os.path.join(d, "report.html"))
-        r, why = browser(["--dump-dom", url], tmp)
+        # the facts are measured in a copy of the page with page_facts.js run at its end
+        page = open(os.path.join(d, "report.html"), encoding="utf-8").read()
+        js = open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "page_facts.js")).read()
+        at = page.rfind("</body>")
+        at = at if at >= 0 else len(page)
+        with open(os.path.join(tmp, "measured.html"), "w", encoding="utf-8") as f:
+            f.write(page[:at] + "<script>" + js + "</script>" + page[at:])
+        r, why = browser(["--dump-dom", "file://" + os.path.join(tmp, "measured.html")], tmp)
         if why:
             problems.append(why)
         else:
             dom = r.stdout
+            facts = facts_of(dom)
+            trace = json.load(open(os.path.join(d, "trace.json")))
+            others = sum(1 for e in trace["traceEvents"] if e.get("ph") == "M" and
+                         e.get("name") == "process_name" and e.get("pid") and
+                         e["pid"] not in involved)
+            controlled = trace.get("otherData", {}).get("time_unit") == "decisions"
+            if facts is None:
+                problems.append("the page could not be measured (page_facts.js wrote nothing)")
+            else:
+                problems += timeline_problems(facts, involved, others, controlled)
             if f"data-detector='{detector}'" not in dom and f'data-detector="{detector}"' not in dom:
                 problems.append(f"the page's DOM does not name the detector {detector}")
             for t in involved:
@@ -136,7 +217,7 @@ def main():
         print(f"page_check: {d}: {p}")
     if not problems:
         print(f"page_check: ok: {detector}, {len(involved)} involved thread(s) with lanes, "
-              f"trace {sum(counts.values())} events, page rendered")
+              f"trace {sum(counts.values())} events, page rendered, timeline reads well")
     return 1 if problems else 0
 
 
