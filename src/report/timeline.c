@@ -211,9 +211,9 @@ static void plot_axis(FILE *m, const struct plot *p)
 
 	fprintf(m, "<g id='axis' data-from='%.17g' data-to='%.17g' data-unit='%s'>"
 		"<line class='axisline' x1='%d' x2='%d' y1='%d' y2='%d'/>"
-		"<text class='axisunit' x='%d' y='%d' text-anchor='end'>%s</text>\n",
+		"<text class='axisunit' x='%d' y='%d'>%s</text>\n",
 		p->t0, p->t1, p->axis.decisions ? "decisions" : "seconds", LANE_LABEL,
-		LANE_LABEL + PLOT_WIDTH, AXIS - 8, AXIS - 8, LANE_LABEL - 8, AXIS - 12,
+		LANE_LABEL + PLOT_WIDTH, AXIS - 8, AXIS - 8, 4, AXIS - 12,
 		cgt_axis_unit(&p->axis));
 	for (int i = 0; i < p->axis.nticks; i++) {
 		double x = plot_x(p, p->axis.ticks[i]);
@@ -318,9 +318,9 @@ static void plot_slice(FILE *m, struct plot *p, json_t *e, struct lane *ln, int 
 	}
 	cgt_html_esc(m, cgt_html_str(e, "name"));
 	if (p->axis.decisions)
-		fprintf(m, " (%s, %.0f decisions)</title></rect>\n", keys[k].words, dur);
+		fprintf(m, ": %.0f decisions</title></rect>\n", dur);
 	else
-		fprintf(m, " (%s, %.1f us)</title></rect>\n", keys[k].words, dur);
+		fprintf(m, ": %.1f us</title></rect>\n", dur);
 }
 
 /* A report on a thread: a diamond on its lane; on none (the run's): a line across all. */

@@ -127,7 +127,7 @@ if [ -n "${exact:-}" ]; then
 	broken "the window outside the axis" "window's marker" \
 		-e "s/<g class='window' data-ts='[^']*'/<g class='window' data-ts='-1'/"
 	broken "a decision with a fraction" "printed with a fraction" \
-		-e "s/\([0-9]\) decisions)/\1.000 decisions)/"
+		-e "s/\([0-9]\) decisions</\1.000 decisions</"
 	broken "a command hidden behind a scroll bar" "overflows its box: #commands" \
 		-e "s/<pre id=commands>/<pre id=commands style='white-space:pre;width:20em'>/"
 fi
