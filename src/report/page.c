@@ -32,10 +32,11 @@ static void lines(FILE *m, json_t *a)
 static const char style[] =
 	"body{font-family:'DejaVu Sans',sans-serif;margin:1.5em;color:#222}"
 	"h1{font-size:1.4em}h2{font-size:1.15em;border-bottom:1px solid #ccc;margin-top:1.6em}"
+	"h1,h2,h3,p{overflow-wrap:anywhere}"
 	"pre{background:#f6f6f6;padding:.6em;font-size:12px;white-space:pre-wrap;"
 	"overflow-wrap:anywhere}"
 	"#commands{border:1px solid #ccc;background:#fbfbf4}"
-	".FAIL{color:#b00}.PASS{color:#070}.note{color:#555;font-size:.9em;overflow-wrap:anywhere}"
+	".FAIL{color:#b00}.PASS{color:#070}.note{color:#555;font-size:.9em}"
 	/* the timeline: each mark's colour is its class's, the legend's swatch the same class */
 	"#timeline{border:1px solid #ccc;max-width:100%;height:auto}"
 	".band{fill:#f3f6fa}.lane:nth-child(even) .band{fill:#fafafa}"
