@@ -37,19 +37,6 @@ static const char style[] =
 	"overflow-wrap:anywhere}"
 	"#commands{border:1px solid #ccc;background:#fbfbf4}"
 	".FAIL{color:#b00}.PASS{color:#070}.note{color:#555;font-size:.9em}"
-	/* the timeline: each mark's colour is its class's, the legend's swatch the same class */
-	"#timeline{border:1px solid #ccc;max-width:100%;height:auto}"
-	".band{fill:#f3f6fa}.lane:nth-child(even) .band{fill:#fafafa}"
-	".lanename{font-size:11px;fill:#222;font-weight:bold}.rowname{font-size:10px;fill:#777}"
-	".axisline,.tickmark{stroke:#555}.grid{stroke:#000;stroke-opacity:.08}"
-	".ticklabel{font-size:11px;fill:#333}.axisunit{font-size:11px;fill:#555}"
-	".operation{fill:#5b8bd0}.function{fill:#23457a}.hold{fill:#d9a030}.wait{fill:#f0d49a}"
-	".rcu{fill:#60b060}.gp{fill:#b8dfb0}.other{fill:#888;fill-opacity:.35}.point{stroke:#333}"
-	".report{fill:#d00;stroke:#d00;stroke-width:1.5}.flow{stroke:#8a2be2;stroke-width:1.5}"
-	".arrowhead{fill:#8a2be2}line.window{stroke:#444;stroke-dasharray:4 3;stroke-width:1.5}"
-	".shade{fill:#777;fill-opacity:.13}"
-	"#legend{display:flex;flex-wrap:wrap;gap:.2em 1.4em;font-size:.85em;margin:.4em 0}"
-	".key svg{vertical-align:middle}"
 	"#linkage svg{max-width:100%;height:auto}"
 	".side{display:flex;gap:1em}.side>div{flex:1;min-width:0}.unmodelled{color:#999}"
 	".slowpath{color:#a60}";
@@ -159,7 +146,9 @@ int cgt_page_write(const char *dir, const char *report, char *why, size_t len)
 	}
 	fputs("<!DOCTYPE html>\n<html lang=en><head><meta charset='utf-8'><title>cgtorture ", m);
 	cgt_html_esc(m, cgt_html_str(r, "run_id"));
-	fprintf(m, "</title><style>%s</style></head><body>\n<h1>cgtorture report ", style);
+	fprintf(m, "</title><style>%s", style);
+	cgt_timeline_style(m);
+	fputs("</style></head><body>\n<h1>cgtorture report ", m);
 	cgt_html_esc(m, cgt_html_str(r, "run_id"));
 	fprintf(m, ": <span class='%s' id=verdict>%s</span></h1>\n<p>", cgt_html_str(r, "verdict"),
 		cgt_html_str(r, "verdict"));

@@ -27,30 +27,59 @@
 #define MAX_LANES	64
 #define MAX_ROWS	16
 
-/* What a mark can be, each with its own colour (the class's, in page.c's style) and words. */
+/*
+ * What a mark can be: its class (and data-key in the legend), the legend's swatch (a bar, a
+ * line or a diamond), its look and its words. The style is written from this one table, so
+ * a mark and its key cannot differ in colour.
+ */
 enum key {
 	KEY_OPERATION, KEY_FUNCTION, KEY_HOLD, KEY_WAIT, KEY_RCU, KEY_GP, KEY_OTHER,
 	KEY_POINT, KEY_REPORT, KEY_FLOW, KEY_WINDOW, KEY_SHADE, NR_KEYS
 };
 
 static const struct {
-	const char *name;	/* its class, and data-key in the legend */
-	char shape;		/* the legend's swatch: a bar, a line or a diamond */
+	const char *name;
+	char shape;
+	const char *look;
 	const char *words;
 } keys[NR_KEYS] = {
-	[KEY_OPERATION]	= { "operation", 'r', "operation: fork, exec, exit, migrate, observe" },
-	[KEY_FUNCTION]	= { "function", 'r', "the kernel function it is in" },
-	[KEY_HOLD]	= { "hold", 'r', "lock held" },
-	[KEY_WAIT]	= { "wait", 'r', "lock waited for" },
-	[KEY_RCU]	= { "rcu", 'r', "RCU read-side section" },
-	[KEY_GP]	= { "gp", 'r', "waiting for an RCU grace period" },
-	[KEY_OTHER]	= { "other", 'r', "another thread's operation" },
-	[KEY_POINT]	= { "point", 'l', "marked point (hover for which)" },
-	[KEY_REPORT]	= { "report", 'd', "detector's report" },
-	[KEY_FLOW]	= { "flow", 'l', "waits for (wait-for edge)" },
-	[KEY_WINDOW]	= { "window", 'l', "every involved thread's events complete from here" },
-	[KEY_SHADE]	= { "shade", 'r', "before it, some involved thread's events are gone" },
+	[KEY_OPERATION]	= { "operation", 'r', "fill:#5b8bd0",
+			    "operation: fork, exec, exit, migrate, observe" },
+	[KEY_FUNCTION]	= { "function", 'r', "fill:#23457a", "the kernel function it is in" },
+	[KEY_HOLD]	= { "hold", 'r', "fill:#d9a030", "lock held" },
+	[KEY_WAIT]	= { "wait", 'r', "fill:#f0d49a", "lock waited for" },
+	[KEY_RCU]	= { "rcu", 'r', "fill:#60b060", "RCU read-side section" },
+	[KEY_GP]	= { "gp", 'r', "fill:#b8dfb0", "waiting for an RCU grace period" },
+	/* translucent: where the other threads' operations overlap, the lane is darker */
+	[KEY_OTHER]	= { "other", 'r', "fill:#888;fill-opacity:.35",
+			    "another thread's operation" },
+	[KEY_POINT]	= { "point", 'l', "stroke:#333", "marked point (hover for which)" },
+	[KEY_REPORT]	= { "report", 'd', "fill:#d00;stroke:#d00;stroke-width:1.5",
+			    "detector's report" },
+	[KEY_FLOW]	= { "flow", 'l', "stroke:#8a2be2;stroke-width:1.5",
+			    "waits for (wait-for edge)" },
+	[KEY_WINDOW]	= { "window", 'l', "stroke:#444;stroke-dasharray:4 3;stroke-width:1.5",
+			    "every involved thread's events complete from here" },
+	[KEY_SHADE]	= { "shade", 'r', "fill:#777;fill-opacity:.13",
+			    "before it, some involved thread's events are gone" },
 };
+
+static const char frame_style[] =
+	"#timeline{border:1px solid #ccc;max-width:100%;height:auto}"
+	".band{fill:#f3f6fa}.lane:nth-child(even) .band{fill:#fafafa}"
+	".lanename{font-size:11px;fill:#222;font-weight:bold}.rowname{font-size:10px;fill:#777}"
+	".axisline,.tickmark{stroke:#555}.grid{stroke:#000;stroke-opacity:.08}"
+	".ticklabel{font-size:11px;fill:#333}.axisunit{font-size:11px;fill:#555}"
+	".arrowhead{fill:#8a2be2}"
+	"#legend{display:flex;flex-wrap:wrap;gap:.2em 1.4em;font-size:.85em;margin:.4em 0}"
+	".key svg{vertical-align:middle}";
+
+void cgt_timeline_style(FILE *m)
+{
+	fputs(frame_style, m);
+	for (int k = 0; k < NR_KEYS; k++)
+		fprintf(m, ".mark.%s{%s}", keys[k].name, keys[k].look);
+}
 
 struct lane {
 	int pid;		/* the trace's pid; 0 for the other threads' lane */

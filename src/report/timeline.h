@@ -9,6 +9,8 @@
 #include <jansson.h>
 #include <stdio.h>
 
+/* The timeline's part of the page's style: its frame and each kind of mark's colour. */
+void cgt_timeline_style(FILE *m);
 /* The caption, the SVG and the legend of @trace; @involved: report.json's thread ids. */
 void cgt_timeline_write(FILE *m, json_t *trace, json_t *involved);
 
