@@ -48,6 +48,7 @@ static void send_run(const struct cgt_run_config *cfg, const struct cgt_run_resu
 	int which = cgt_failures_of_interest(cfg->stop_on, all, nf);
 	const struct cgt_failure *f = which >= 0 ? &all[which] : NULL;
 	static struct cgt_child_result r;
+	const struct cgt_preemption *pre = NULL;
 
 	r.status = status;
 	r.pass = res->pass;
@@ -56,7 +57,10 @@ static void send_run(const struct cgt_run_config *cfg, const struct cgt_run_resu
 	r.steps = res->steps;
 	r.stop_step = res->stop_step;
 	r.diverged = res->diverged;
-	r.preemptions = cfg->sched ? cgt_sched_preemptions(NULL) : 0;
+	r.preemptions = cfg->sched ? cgt_sched_preemptions(&pre) : 0;
+	r.preempted = r.preemptions ? calloc((size_t)r.preemptions, sizeof(*r.preempted)) : NULL;
+	for (long i = 0; r.preempted && i < r.preemptions; i++)
+		r.preempted[i] = pre[i].step;
 	r.ops = 0;
 	for (int op = 0; op < CGT_NR_OPS; op++)
 		r.ops += res->stats.ops[op];
@@ -276,6 +280,8 @@ out:
 void cgt_child_result_free(struct cgt_child_result *r)
 {
 	cgt_schedule_free(&r->schedule);
+	free(r->preempted);
+	r->preempted = NULL;
 }
 
 const char *cgt_child_failure(const struct cgt_child_result *r, char *buf, size_t len)

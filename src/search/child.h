@@ -29,6 +29,7 @@ struct cgt_child_result {
 	char kind[256];			/* what must be the same for it to be the same bug */
 	long steps, stop_step, diverged;
 	long preemptions;		/* of the controlled run */
+	long *preempted;		/* the decisions they were at (malloc'd), in order */
 	long ops;			/* operations the model threads completed */
 	char why[160];			/* why a followed schedule stopped fitting */
 	char report_dir[512];		/* where its report went, if it wrote one */

@@ -23,11 +23,34 @@ int cgt_child_result_write(int fd, const struct cgt_child_result *r)
 			      "steps", (json_int_t)r->steps, "stop_step", (json_int_t)r->stop_step,
 			      "diverged", (json_int_t)r->diverged, "why", r->why,
 			      "report_dir", r->report_dir, "schedule", choices);
-	if (o)
+	if (o) {
+		json_t *a = json_array();
+
+		/* a run without its list (out of memory) says none: a search loses a hint only */
+		for (long i = 0; r->preempted && i < r->preemptions; i++)
+			json_array_append_new(a, json_integer(r->preempted[i]));
+		json_object_set_new(o, "preempted", a);
 		ret = json_dumpfd(o, fd, JSON_COMPACT);
+	}
 	json_decref(o);
 	free(choices);
 	return ret;
+}
+
+static int preempted_parse(json_t *a, struct cgt_child_result *r)
+{
+	size_t n = json_array_size(a);
+
+	r->preempted = NULL;
+	if (!n)
+		return 0;
+	r->preempted = calloc(n, sizeof(*r->preempted));
+	if (!r->preempted)
+		return -1;
+	for (size_t i = 0; i < n; i++)
+		r->preempted[i] = (long)json_integer_value(json_array_get(a, i));
+	r->preemptions = (long)n;
+	return 0;
 }
 
 int cgt_child_result_parse(const char *text, size_t len, struct cgt_child_result *r)
@@ -60,7 +83,7 @@ int cgt_child_result_parse(const char *text, size_t len, struct cgt_child_result
 		snprintf(r->why, sizeof(r->why), "%s", why);
 		snprintf(r->report_dir, sizeof(r->report_dir), "%s", dir);
 		r->ran = true;
-		ret = 0;
+		ret = preempted_parse(json_object_get(o, "preempted"), r);
 	}
 	json_decref(o);
 	return ret;
