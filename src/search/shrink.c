@@ -59,6 +59,9 @@ bool shrink_try(struct shrink *sh, const struct cgt_run_config *cfg,
 		sh->best_stop = res.stop_step;
 		sh->best_step = res.step;
 		sh->best_pre = res.preemptions;
+		free(sh->best_at);
+		sh->best_at = res.preempted;
+		res.preempted = NULL;
 		sh->best_ops = res.ops;
 		if (!sh->kind[0])
 			snprintf(sh->kind, sizeof(sh->kind), "%s", res.kind);
@@ -219,6 +222,7 @@ int cgt_shrink(const char *path, const struct cgt_report_in *r, struct cgt_run_c
 out:
 	cgt_schedule_free(&first);
 	cgt_schedule_free(&sh.best);
+	free(sh.best_at);
 	free(out);
 	return ret;
 }

@@ -16,6 +16,7 @@ struct shrink {
 	struct cgt_run_config *cfg;	/* the smallest configuration so far */
 	struct cgt_schedule best;	/* the choices that made the failure under it */
 	long best_stop, best_step, best_pre, best_ops;
+	long *best_at;			/* the decisions of its preemptions, or NULL */
 	int target;			/* the detector */
 	char kind[256];			/* and the kind of its failure */
 	long runs, budget;		/* trial runs made, and at most */

@@ -8,7 +8,7 @@
  * A smaller configuration makes another run, whose thread numbers name other threads, so
  * the best schedule rarely fits it. A cut is tried following that schedule as far as it fits,
  * then by a search of its own (the report's scheduler, seeds after the configuration's),
- * and kept with the first run that fails the same way.
+ * and kept with the first run that fails the same way no later than the best so far.
  */
 #include "search.h"
 #include "shrink.h"
@@ -16,12 +16,18 @@
 /* schedules a cut's search tries before the cut is given up */
 #define CUT_SEARCH	12
 
+/* A smaller configuration is no gain if its failure takes longer to come. */
+static bool no_later(const struct shrink *sh, const struct cgt_child_result *res)
+{
+	return res->step <= sh->best_step;
+}
+
 static bool cut(struct shrink *sh, struct cgt_run_config *c)
 {
 	const struct cgt_sched_ops *own = c->sched, *random = cgt_sched_find("random");
 	uint64_t seed = sh->cfg->seed;
 
-	if (shrink_try(sh, c, &sh->best, NULL))
+	if (shrink_try(sh, c, &sh->best, no_later))
 		return true;
 	/*
 	 * The random walk finds a small configuration's failure in the fewest schedules (its
@@ -31,7 +37,7 @@ static bool cut(struct shrink *sh, struct cgt_run_config *c)
 	for (int j = 1; j <= CUT_SEARCH && shrink_can_try(sh); j++) {
 		c->seed = seed + (uint64_t)j;
 		c->sched = j % 2 ? random : own;
-		if (shrink_try(sh, c, NULL, NULL))
+		if (shrink_try(sh, c, NULL, no_later))
 			return true;
 	}
 	return false;

@@ -2,9 +2,11 @@
 /*
  * shrink's cuts of the schedule, once the configuration is as small as it goes: the
  * decisions past the shortest prefix that still fails (the rest left to the lenient
- * follower, which lets the running thread go on), then switches, by delta debugging over
- * the runs of one thread. A cut is kept if the run it made is smaller by (preemptions,
- * decisions, switches), in that order: a counterexample is read by its preemptions first.
+ * follower, which lets the running thread go on), the threads that run, preemptions (a
+ * search of the bounded scheduler's first, then each preemption undone), switches (delta
+ * debugging over the runs of one thread), and decisions again. A cut is kept if the run it
+ * made is smaller by (preemptions, threads that ran, decisions, switches), in that order: a
+ * counterexample is read by its preemptions first.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -38,10 +40,10 @@ static bool smaller(const struct shrink *sh, const struct cgt_child_result *res)
 	int ran = shrink_threads_ran(&res->schedule, res->step),
 	    best_ran = shrink_threads_ran(&sh->best, sh->best_step);
 
-	if (ran != best_ran)
-		return ran < best_ran;
 	if (res->preemptions != sh->best_pre)
 		return res->preemptions < sh->best_pre;
+	if (ran != best_ran)
+		return ran < best_ran;
 	if (res->schedule.len != sh->best.len)
 		return res->schedule.len < sh->best.len;
 	return sw < best_sw;
@@ -89,7 +91,7 @@ static void cut_prefix(struct shrink *sh)
  */
 static void cut_switches(struct shrink *sh)
 {
-	sh->pass = "preemptions";
+	sh->pass = "switches";
 	for (long chunks = 2; shrink_can_try(sh); ) {
 		long nseg = cgt_schedule_switches(&sh->best) + 1, size;
 		bool cut = false;
@@ -153,9 +155,67 @@ static void cut_threads(struct shrink *sh)
 	}
 }
 
+/*
+ * Each preemption undone, the latest first: the thread preempted goes on where another took
+ * its place, for as long as that one's run lasted. After a cut the new best's preemptions
+ * are tried from its latest again.
+ */
+static void cut_preemptions(struct shrink *sh)
+{
+	sh->pass = "preemptions";
+	for (long i = sh->best_pre - 1; i >= 0 && sh->best_at && shrink_can_try(sh); i--) {
+		long k = sh->best_at[i];
+		struct cgt_schedule cand;
+		int from, to;
+
+		if (k < 1 || k > sh->best_step || !schedule_prefix(&sh->best, sh->best_step + 1, &cand))
+			continue;
+		from = cand.choice[k - 1];
+		to = cand.choice[k];
+		for (long j = k; j < cand.len && cand.choice[j] == to; j++)
+			cand.choice[j] = from;
+		if (shrink_try(sh, sh->cfg, &cand, smaller))
+			i = sh->best_pre;
+		cgt_schedule_free(&cand);
+	}
+}
+
+/*
+ * A failure with more preemptions than CHESS finds most bugs within is looked for again
+ * under the bounded scheduler, K from 1 to BOUND, in runs of 300 decisions, then 1,000, then
+ * the run's own length: a random walk's failure has hundreds of preemptions, of which
+ * undoing one at a time would take as many trials.
+ */
+#define BOUND		3
+#define REFIND		120
+
+static void refind_bounded(struct shrink *sh)
+{
+	struct cgt_run_config c = *sh->cfg;
+	uint64_t seed = sh->cfg->seed;
+
+	if (sh->best_pre <= BOUND)
+		return;
+	sh->pass = "preemptions (bounded search)";
+	c.sched = cgt_sched_find("bounded");
+	/* short runs first: a failure they find comes early, in few decisions */
+	for (int j = 0; j < REFIND && shrink_can_try(sh); j++) {
+		c.seed = seed + 1 + (uint64_t)j;
+		c.sched_tunables.preemptions = 1 + j % BOUND;
+		c.steps = j < REFIND / 3 ? 300 : j < 2 * REFIND / 3 ? 1000 : sh->cfg->steps;
+		if (c.steps > sh->cfg->steps)
+			c.steps = sh->cfg->steps;
+		if (shrink_try(sh, &c, NULL, smaller))
+			return;
+	}
+}
+
 void shrink_schedule(struct shrink *sh)
 {
+	refind_bounded(sh);
 	cut_prefix(sh);
 	cut_threads(sh);
+	cut_preemptions(sh);
 	cut_switches(sh);
+	cut_prefix(sh);
 }
