@@ -17,6 +17,7 @@
 #include "report_read.h"
 #include "../base/files.h"
 #include "story.h"
+#include "columns.h"
 #include "summary.h"
 #include "capture.h"
 #include "linkage.h"
@@ -403,6 +404,8 @@ int cgt_report_write(const struct cgt_run_config *cfg, struct cgt_run_result *re
 			 "threads", threads);
 	if (cgt_story())
 		json_object_set_new(root, "story", cgt_json_lines(cgt_story()));
+	if (cgt_columns())
+		json_object_set_new(root, "story_columns", cgt_json_lines(cgt_columns()));
 	if (cgt_capture())
 		json_object_set_new(root, "timeline", timeline_json(cgt_capture()));
 	if (cfg->sched) {

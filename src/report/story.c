@@ -18,6 +18,7 @@
 #include "story.h"
 #include "interest.h"
 #include "capture.h"
+#include "columns.h"
 #include "../core/failure.h"
 #include "../core/thread.h"
 #include "../sched/sched.h"
@@ -348,8 +349,10 @@ void cgt_story_failure(const struct cgt_run_config *cfg, enum cgt_detector det, 
 	    !(cfg->sched && f[which].step < 0)) {
 		story[0] = '\0';
 		cgt_capture_take(&f[which], cfg->sched != NULL);
-		if (cgt_capture())
+		if (cgt_capture()) {
 			tell(cgt_capture());
+			cgt_columns_tell(cgt_capture());
+		}
 	}
 	pthread_mutex_unlock(&telling);
 }
@@ -363,5 +366,6 @@ void cgt_story_begin(const struct cgt_run_config *cfg)
 {
 	(void)cfg;
 	story[0] = '\0';
+	cgt_columns_reset();
 	cgt_capture_reset();
 }

@@ -9,6 +9,7 @@
 
 #include "summary.h"
 #include "story.h"
+#include "columns.h"
 #include "../base/build.h"
 
 char *cgt_summary_text(const struct cgt_run_config *cfg, const struct cgt_run_result *res,
@@ -38,6 +39,9 @@ char *cgt_summary_text(const struct cgt_run_config *cfg, const struct cgt_run_re
 		fprintf(m, "How it came about (%s):\n%s\n",
 			cfg->sched ? "decisions of the controlled run; T<n>: its thread n" :
 			"ms into the run; thread <n>: the harness thread", cgt_story());
+	if (cgt_columns())
+		fprintf(m, "\nThread by thread (a row per event; *: a turn that began with a preemption):\n%s",
+			cgt_columns());
 	fprintf(m, "\nThe story: the last events of each thread that matters\n");
 	json_array_foreach(threads, i, t) {
 		json_t *ev;
