@@ -117,6 +117,84 @@ while IFS="$(printf '\037')" read -r bug det build _options explore; do
 	fi
 done <"$out/bugs.us"
 
+# -- the bounded scheduler: no preemption with K = 0, at most K else; explore raises K from 0
+for k in 0 2; do
+	"$plain" run --sched bounded --preemptions "$k" --threads 8 --steps 3000 --seed 5 \
+		--swarm off --duration 60 --quiet --out "$out/bd" >"$out/log" 2>&1
+	n=$(sed -n 's/^controlled: [0-9]* decisions by bounded, \([0-9]*\) preemptions.*/\1/p' "$out/log")
+	if [ -n "$n" ] && [ "$n" -le "$k" ]; then
+		ok "bounded, --preemptions $k: $n preemption(s)"
+	else
+		bad "bounded, --preemptions $k: '${n:-no controlled line}'"
+	fi
+done
+"$plain" explore --sched bounded --bug rwsem-inside-rcu --swarm off --threads 8 --steps 5000 \
+	--css-lock rwsem --runs 4 --seed 1 --duration 60 --out "$out/bx" >"$out/log" 2>&1
+if grep -q '^explore: bounded: at most 0 preemptions, then 1, ... up to 3, in blocks of 1 schedules' "$out/log"; then
+	ok "explore --sched bounded raises K from 0: $(grep '^explore: bounded' "$out/log")"
+else
+	bad "explore --sched bounded: $(grep '^explore: bounded' "$out/log")"
+fi
+
+# -- shrink: a counterexample a person reads. The catalogue's attach-no-threadgroup-lock,
+# found at seed 1 by the random walk with hundreds of preemptions, cut to a few threads, at
+# most 3 preemptions and a schedule told thread by thread; its budget in trials, not seconds,
+# so that a loaded machine makes the same cuts. Then the same shrink interrupted: its
+# smallest run so far is written, named partial, and replays.
+"$plain" explore --bug attach-no-threadgroup-lock --swarm off --sched random --threads 8 \
+	--steps 5000 --mix fork=35,exec=2,exit=20,migrate=30,observe=13 --seed 1 --runs 20 \
+	--duration 60 --out "$out/sh" >"$out/log" 2>&1
+report=$(sed -n 's/^  report: //p' "$out/log" | head -1)
+if [ ! -f "$report" ]; then
+	bad "shrink: explore found no attach-no-threadgroup-lock to shrink"
+else
+	rdir=$(dirname "$report")
+	cp -r "$rdir" "$out/sh-copy"
+	"$plain" shrink "$report" --runs 300 --time 1h >"$out/log" 2>&1
+	line=$(grep '^shrink: invariant at decision' "$out/log")
+	pre=$(echo "$line" | sed -n 's/.*preemptions [0-9]* -> \([0-9]*\);.*/\1/p')
+	ran=$(python3 - "$rdir/report.shrunk.json" <<'PY' 2>/dev/null
+import json, sys
+r = json.load(open(sys.argv[1]))
+step = [f for f in r["failures"] if f["detector"] == "invariant"][0]["step"]
+ids, k = set(), 0
+for tok in r["schedule"]["choices"].split():
+    t, _, n = tok.partition("*")
+    for _ in range(int(n or 1)):
+        if k <= step:
+            ids.add(int(t))
+        k += 1
+assert r["schedule"]["preemptions"] == len(r["schedule"]["preempted"])
+print(len(ids))
+PY
+)
+	if [ -n "$pre" ] && [ "$pre" -le 3 ] && [ -n "$ran" ] && [ "$ran" -le 4 ] &&
+		grep -q '^Thread by thread' "$rdir/summary.shrunk.txt" &&
+		grep -q '| fails: invariant' "$rdir/summary.shrunk.txt" &&
+		grep -q ' preempted after ' "$rdir/summary.shrunk.txt" &&
+		"$plain" replay "$rdir/report.shrunk.json" >"$out/log2" 2>&1 &&
+		grep -q '^replay: reproduced' "$out/log2"; then
+		ok "shrink: $ran threads ran, $(echo "$line" | sed 's/^shrink: //')"
+	else
+		bad "shrink of attach-no-threadgroup-lock: ${line:-no result} ($ran threads ran)"
+		tail -3 "$out/log" | sed 's/^/    /'
+	fi
+	"$plain" shrink "$out/sh-copy/report.json" --runs 100000 --time 1h >"$out/log" 2>&1 &
+	pid=$!
+	sleep 8
+	kill -INT "$pid"
+	wait "$pid"
+	rc=$?
+	if [ "$rc" = 130 ] && grep -q '^shrink: interrupted by SIGINT after [0-9]* trial runs' "$out/log" &&
+		grep -q 'partial: interrupted' "$out/log" &&
+		"$plain" replay "$out/sh-copy/report.shrunk-partial.json" >"$out/log2" 2>&1 &&
+		grep -q '^replay: reproduced' "$out/log2"; then
+		ok "shrink interrupted: 130, $(grep '^shrink: interrupted' "$out/log" | cut -c1-60)...; the partial result replays"
+	else
+		bad "shrink interrupted: status $rc"; tail -3 "$out/log" | sed 's/^/    /'
+	fi
+fi
+
 # -- bad input: one line on stderr, exit 2
 refused() {
 	what=$1; shift
