@@ -22,11 +22,14 @@ static const struct tunable explore_tunables[] = {
 	  offsetof(struct cgt_explore_opts, runs), 1, 100000000 },
 	{ "keep-going", &cgt_tunable_flag, NULL, NULL, "count every failing schedule",
 	  offsetof(struct cgt_explore_opts, keep_going), 0, 0 },
+	{ "shrink", &cgt_tunable_count, "0", "N",
+	  "shrink the first failure found in at most N trial runs (and 60 s; 0: not at all)",
+	  offsetof(struct cgt_explore_opts, shrink), 0, 1000000 },
 };
 
 static void explore_help(FILE *f)
 {
-	fputs("usage: cgtorture explore [--runs N] [--keep-going] [run options]\n\n"
+	fputs("usage: cgtorture explore [--runs N] [--keep-going] [--shrink N] [run options]\n\n"
 	      "Runs N controlled schedules (--sched pct unless told otherwise), each with its own\n"
 	      "seed (--seed, --seed + 1, ...), and stops at the first that fails, or goes on with\n"
 	      "--keep-going. With one --bug, the failure looked for is its catalogued detector's.\n\n",

@@ -44,6 +44,7 @@ int cgt_explore(struct cgt_run_config *cfg, const struct cgt_explore_opts *o)
 	const struct cgt_sched_params params = cgt_run_sched_params(cfg);
 	struct cgt_run_config defaults;
 	const char *target_name;
+	char first_report[600] = "";
 	bool tty = isatty(STDERR_FILENO);
 	long found = 0, first = 0, runs = o->runs, done = runs;
 	int bug, target, kmax = cfg->sched_tunables.preemptions;
@@ -116,6 +117,9 @@ int cgt_explore(struct cgt_run_config *cfg, const struct cgt_explore_opts *o)
 			if (r.report_dir[0])
 				printf("  report: %s/report.json\n  replay: cgtorture replay %s/report.json\n",
 				       r.report_dir, r.report_dir);
+			if (found == 1 && r.report_dir[0])
+				snprintf(first_report, sizeof(first_report), "%s/report.json",
+					 r.report_dir);
 		}
 		cgt_child_result_free(&r);
 		if (hit && !o->keep_going)
@@ -132,6 +136,12 @@ int cgt_explore(struct cgt_run_config *cfg, const struct cgt_explore_opts *o)
 	if (found)
 		printf("explore: %s found after %ld schedule(s); %ld of the schedules run failed\n",
 		       target_name, first, found);
+	if (found && o->shrink && first_report[0]) {
+		int ret = cgt_shrink_report(first_report, o->shrink, CGT_SHRINK_SECONDS);
+
+		if (ret >= CGT_EXIT_SIGNAL)
+			return ret;
+	}
 	else
 		printf("explore: no schedule of %ld failed\n", runs);
 	if (cfg->expect == CGT_EXPECT_FAIL)

@@ -131,12 +131,7 @@ int cgt_reproduce_exact(const char *found, long shrink)
 	if (!ret)
 		ret = cgt_replay(found, &found_r, &rcfg, 1);
 	if (!ret && shrink) {
-		cgt_run_render_free(&rcfg);
-		cgt_report_in_free(&found_r);
-		memset(&rcfg, 0, sizeof(rcfg));
-		ret = cgt_report_config(found, &found_r, &rcfg);
-		if (!ret)
-			ret = cgt_shrink(found, &found_r, &rcfg, shrink, CGT_SHRINK_SECONDS);
+		ret = cgt_shrink_report(found, shrink, CGT_SHRINK_SECONDS);
 		if (ret && ret < CGT_EXIT_SIGNAL) {
 			printf("reproduce: the schedule found stays as it is\n");
 			ret = CGT_EXIT_PASS;

@@ -34,6 +34,7 @@ void cgt_search_bound(struct cgt_run_config *cfg, int kmax, long i, long runs);
 struct cgt_explore_opts {
 	long runs;			/* at most */
 	bool keep_going;		/* past the first failure: count them all */
+	long shrink;			/* trial runs to shrink the first failure found; 0: none */
 	/*
 	 * No --kernel, lock option or bug pins the era: each schedule that steps through the
 	 * locks' code draws it from its own seed, as `cgtorture run` with that seed would;
@@ -59,6 +60,8 @@ int cgt_report_interest(const struct cgt_report_in *r, int stop_on);
  */
 int cgt_shrink(const char *path, const struct cgt_report_in *r, struct cgt_run_config *cfg,
 	       long budget, double seconds);
+/* shrink.c: the same, of the report @path, configured from it (cgt_report_config) */
+int cgt_shrink_report(const char *path, long budget, double seconds);
 
 /*
  * Whether the failure of @detector in the report @path is the one looked for; what it is

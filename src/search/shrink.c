@@ -226,3 +226,16 @@ out:
 	free(out);
 	return ret;
 }
+
+int cgt_shrink_report(const char *path, long budget, double seconds)
+{
+	struct cgt_run_config cfg = { 0 };
+	struct cgt_report_in r = { 0 };
+	int ret = cgt_report_config(path, &r, &cfg);
+
+	if (!ret)
+		ret = cgt_shrink(path, &r, &cfg, budget, seconds);
+	cgt_run_render_free(&cfg);
+	cgt_report_in_free(&r);
+	return ret;
+}
