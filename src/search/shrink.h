@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * shrink's state, shared by its passes: the driver (shrink.c), the configuration's cuts
- * (shrink_config.c) and the schedule's (shrink_schedule.c). Each pass proposes a smaller
+ * (shrink_config.c) and the schedule's (shrink_schedule.c), each made of trials
+ * (shrink_trial.c). Each pass proposes a smaller
  * run; a trial keeps it if the same failure comes back, the same detector with the same
  * kind (report/kind.h: the same walk and cause, the same lock cycle), as reproduce matches.
  */
@@ -25,12 +26,12 @@ struct shrink {
 	const char *pass;		/* what is being cut, for the progress line */
 };
 
-/* Whether the budget (trials, time, a signal) lets another trial start. */
+/* shrink_trial.c: whether the budget (trials, time, a signal) lets another trial start */
 bool shrink_can_try(const struct shrink *sh);
 /*
- * One trial of @cfg following @follow as far as it fits (NULL: its own seed's schedule);
- * kept, as the new best, if the failure came back and @better says the run it made is
- * smaller (NULL: any run is).
+ * shrink_trial.c: one trial of @cfg following @follow as far as it fits (NULL: its own
+ * seed's schedule); kept, as the new best, if the failure came back and @better says the
+ * run it made is smaller (NULL: any run is).
  */
 bool shrink_try(struct shrink *sh, const struct cgt_run_config *cfg,
 		const struct cgt_schedule *follow,
