@@ -18,6 +18,9 @@ static const struct tunable reproduce_tunables[] = {
 	{ "shrink", &cgt_tunable_count, "100", "N",
 	  "trial runs to shrink the schedule found (0: none)",
 	  offsetof(struct cgt_reproduce_opts, shrink), 0, 1000000 },
+	{ "sched", &cgt_tunable_string, "", "NAME", "the controlled searches' scheduler (default: "
+	  "the bug's catalogued explore options', else random; bounded raises its preemptions "
+	  "from 0)", offsetof(struct cgt_reproduce_opts, sched), 0, 0 },
 	{ "free", &cgt_tunable_seconds, "5", "SECONDS",
 	  "a kernel log: free-running time per search, "
 	  "before its controlled schedules (0: none)", offsetof(struct cgt_reproduce_opts, free_s),
@@ -114,6 +117,11 @@ int cgt_reproduce_main(int argc, char **argv)
 	if (o.functions[0] && is_json(o.report)) {
 		fprintf(stderr, "cgtorture: reproduce: --functions hands in a kernel's record; "
 			"%s is a report.json\n", o.report);
+		return CGT_EXIT_USAGE;
+	}
+	if (o.sched[0] && (!cgt_sched_find(o.sched) || !strcmp(o.sched, "none"))) {
+		fprintf(stderr, "cgtorture: reproduce: --sched: '%s' is no scheduler (valid: %s)\n",
+			o.sched, cgt_sched_names());
 		return CGT_EXIT_USAGE;
 	}
 	o.out_given = cgt_tunables_given(&set, "out");

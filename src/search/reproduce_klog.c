@@ -120,8 +120,8 @@ static void print_candidates(const struct cgt_kmap *m)
  * live as long.
  */
 static int candidate_config(const struct cgt_kmap *m, const struct cgt_kmap_candidate *c,
-			    double free_s, const char *out, struct cgt_run_config *cfg,
-			    char *words, size_t len)
+			    double free_s, const char *sched, const char *out,
+			    struct cgt_run_config *cfg, char *words, size_t len)
 {
 	char *all[64], *w, *save, off[32] = "";
 	int n = 0;
@@ -140,6 +140,8 @@ static int candidate_config(const struct cgt_kmap *m, const struct cgt_kmap_cand
 			 m->mix[4] ? 45 : 33, off, out);
 	if (free_s > 0)
 		snprintf(words + strlen(words), len - strlen(words), " --duration %g", free_s);
+	else if (sched[0])
+		snprintf(words + strlen(words), len - strlen(words), " --sched %s", sched);
 	for (w = strtok_r(words, " ", &save); w && n < 63; w = strtok_r(NULL, " ", &save))
 		all[n++] = w;
 	all[n] = NULL;
@@ -169,8 +171,12 @@ static void run_in_build(const char *build, const struct cgt_reproduce_opts *o)
 			continue;
 		printf("reproduce: the likeliest search needs the %s build: %s\n", build, try);
 		fflush(stdout);
-		execl(try, try, "reproduce", o->report, "--runs", nruns, "--shrink", nshrink,
-		      "--free", nfree, "--out", o->out, (char *)NULL);
+		if (o->sched[0])
+			execl(try, try, "reproduce", o->report, "--runs", nruns, "--shrink", nshrink,
+			      "--free", nfree, "--out", o->out, "--sched", o->sched, (char *)NULL);
+		else
+			execl(try, try, "reproduce", o->report, "--runs", nruns, "--shrink", nshrink,
+			      "--free", nfree, "--out", o->out, (char *)NULL);
 	}
 }
 
@@ -390,7 +396,8 @@ static int search(const struct cgt_reproduce_opts *o, const struct cgt_kmap *map
 	memset(f, 0, sizeof(*f));
 	f->grade = CGT_KMAP_OTHER;
 	f->c = c;
-	if (o->free_s > 0 && !candidate_config(map, c, o->free_s, out, &cfg, words, sizeof(words)))
+	if (o->free_s > 0 && !candidate_config(map, c, o->free_s, o->sched, out, &cfg, words,
+						    sizeof(words)))
 		r = cgt_reproduce_free(&cfg, c->detector, what, klog_match, judge, path,
 				       sizeof(path));
 	cgt_run_render_free(&cfg);
@@ -403,7 +410,8 @@ static int search(const struct cgt_reproduce_opts *o, const struct cgt_kmap *map
 		f->j = judge->last;
 		snprintf(f->path, sizeof(f->path), "%s", path);
 	}
-	if (cgt_run_interrupted() || candidate_config(map, c, 0, out, &cfg, words, sizeof(words))) {
+	if (cgt_run_interrupted() || candidate_config(map, c, 0, o->sched, out, &cfg, words,
+								 sizeof(words))) {
 		cgt_run_render_free(&cfg);
 		return 0;
 	}

@@ -17,7 +17,7 @@
 
 /* The report's command, with the controlled options after it (the later word wins). */
 static int controlled_config(const struct cgt_report_in *r, const struct cgt_run_config *orig,
-			     const char *out, struct cgt_run_config *cfg)
+			     const char *out, const char *sched, struct cgt_run_config *cfg)
 {
 	const char *more = REPRODUCE_DEFAULT;
 	char err[256], **argv, **all, *words, *w, *save;
@@ -33,7 +33,7 @@ static int controlled_config(const struct cgt_report_in *r, const struct cgt_run
 		return CGT_EXIT_USAGE;
 	}
 	words = strdup(more);
-	all = calloc((size_t)argc + strlen(more) + 5, sizeof(*all));
+	all = calloc((size_t)argc + strlen(more) + 7, sizeof(*all));
 	if (words && all) {
 		n = 0;
 		for (int i = 1; i < argc; i++)
@@ -44,6 +44,10 @@ static int controlled_config(const struct cgt_report_in *r, const struct cgt_run
 		 * The model's locks: a schedule whose seed changes here, unparsed, must not take
 		 * the era a parse of its command would draw for a run stepping through the code.
 		 */
+		if (sched[0]) {
+			all[n++] = "--sched";
+			all[n++] = (char *)sched;
+		}
 		all[n++] = "--locks";
 		all[n++] = "model";
 		all[n++] = "--out";
@@ -91,7 +95,7 @@ int cgt_reproduce_report(const struct cgt_reproduce_opts *o)
 	ret = cgt_search_folder("reproduce", out ? out : "", o->out_given ? "" :
 				" (--out DIR puts the search in a folder you can write)");
 	if (!ret)
-		ret = controlled_config(&r, &orig, out, &cfg);
+		ret = controlled_config(&r, &orig, out, o->sched, &cfg);
 	if (ret)
 		goto out;
 	snprintf(what, sizeof(what), "kind \"%s\"", kind);

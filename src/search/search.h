@@ -116,6 +116,7 @@ struct cgt_reproduce_opts {
 	const char *report;		/* a report.json, or a kernel log ("-": stdin) */
 	long runs;			/* controlled schedules at most */
 	long shrink;			/* trial runs to shrink the one found */
+	const char *sched;		/* the controlled searches' scheduler, or "" */
 	double free_s;			/* a kernel log: free-running seconds per search */
 	const char *out;
 	bool out_given;			/* a report.json's search goes there, not to its folder */

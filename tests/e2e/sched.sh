@@ -246,6 +246,7 @@ PY
 	fi
 	refused "a plain report in the TSan build" "$dir/tsan/cgtorture" replay "$base"
 	refused "shrinking a report of no failure" "$plain" shrink "$out/v1.json"
+	refused "reproduce --sched of no scheduler" "$plain" reproduce "$base" --sched fifo
 fi
 refused "explore --sched none" "$plain" explore --sched none --runs 2
 refused "explore --runs 0" "$plain" explore --runs 0
