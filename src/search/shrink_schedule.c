@@ -3,8 +3,8 @@
  * shrink's cuts of the schedule, once the configuration is as small as it goes: the
  * decisions past the shortest prefix that still fails (the rest left to the lenient
  * follower, which lets the running thread go on), the threads that run, preemptions (a
- * search of the bounded scheduler's first, then each preemption undone), switches (delta
- * debugging over the runs of one thread), and decisions again. A cut is kept if the run it
+ * search of the bounded scheduler's first, then each preemption undone), turns taken out
+ * and switches (delta debugging over the runs of one thread), and decisions again. A cut is kept if the run it
  * made is smaller by (preemptions, threads that ran, decisions, switches), in that order: a
  * counterexample is read by its preemptions first.
  */
@@ -210,12 +210,55 @@ static void refind_bounded(struct shrink *sh)
 	}
 }
 
+/*
+ * Fewer turns: chunks of turns (runs of one thread) up to the failure taken out, as delta
+ * debugging takes out chunks of an input, coarse first, finer while nothing goes. A turn
+ * taken out is an operation a bystander did not need to do then.
+ */
+static void cut_turns(struct shrink *sh)
+{
+	sh->pass = "turns";
+	for (long chunks = 2; shrink_can_try(sh); ) {
+		long nseg = 1, size;
+		bool cut = false;
+
+		for (long k = 1; k <= sh->best_step && k < sh->best.len; k++)
+			nseg += sh->best.choice[k] != sh->best.choice[k - 1];
+		if (nseg < 2)
+			return;
+		if (chunks > nseg)
+			chunks = nseg;
+		size = (nseg + chunks - 1) / chunks;
+		for (long c = 0; c < chunks && !cut && shrink_can_try(sh); c++) {
+			struct cgt_schedule cand = { 0 };
+			long seg = 0, lo = c * size, hi = lo + size;
+			bool ok = true;
+
+			for (long k = 0; k <= sh->best_step && k < sh->best.len && ok; k++) {
+				if (k && sh->best.choice[k] != sh->best.choice[k - 1])
+					seg++;
+				if (seg < lo || seg >= hi)
+					ok = !cgt_schedule_push(&cand, sh->best.choice[k]);
+			}
+			cut = ok && shrink_try(sh, sh->cfg, &cand, smaller);
+			cgt_schedule_free(&cand);
+		}
+		if (cut)
+			chunks = chunks > 2 ? chunks - 1 : 2;
+		else if (chunks >= nseg)
+			return;
+		else
+			chunks *= 2;
+	}
+}
+
 void shrink_schedule(struct shrink *sh)
 {
 	refind_bounded(sh);
 	cut_prefix(sh);
 	cut_threads(sh);
 	cut_preemptions(sh);
+	cut_turns(sh);
 	cut_switches(sh);
 	cut_prefix(sh);
 }
