@@ -86,49 +86,6 @@ static void cut_prefix(struct shrink *sh)
 }
 
 /*
- * Fewer switches, as delta debugging over the runs of one thread: a chunk of runs is given
- * to the thread that ran just before it, coarse chunks first, finer while nothing goes.
- */
-static void cut_switches(struct shrink *sh)
-{
-	sh->pass = "switches";
-	for (long chunks = 2; shrink_can_try(sh); ) {
-		long nseg = cgt_schedule_switches(&sh->best) + 1, size;
-		bool cut = false;
-
-		if (nseg < 2)
-			return;
-		if (chunks > nseg)
-			chunks = nseg;
-		size = (nseg + chunks - 1) / chunks;
-		for (long c = 0; c < chunks && !cut && shrink_can_try(sh); c++) {
-			struct cgt_schedule cand;
-			long seg = 0, lo = c * size, hi = lo + size;
-			int before = 0;
-
-			if (!schedule_prefix(&sh->best, sh->best.len, &cand))
-				return;
-			for (long k = 0; k < cand.len; k++) {
-				if (k && sh->best.choice[k] != sh->best.choice[k - 1])
-					seg++;
-				if (seg < lo)
-					before = cand.choice[k];
-				else if (seg < hi && before)
-					cand.choice[k] = before;
-			}
-			cut = shrink_try(sh, sh->cfg, &cand, smaller);
-			cgt_schedule_free(&cand);
-		}
-		if (cut)
-			chunks = chunks > 2 ? chunks - 1 : 2;
-		else if (chunks >= nseg)
-			return;
-		else
-			chunks *= 2;
-	}
-}
-
-/*
  * Fewer threads: every decision of one thread taken out of the schedule, the youngest first
  * (a thread forked late has forked the fewest others, whose numbers would shift without
  * it); where what is left does not fit, the lenient follower goes on.
@@ -211,45 +168,78 @@ static void refind_bounded(struct shrink *sh)
 }
 
 /*
- * Fewer turns: chunks of turns (runs of one thread) up to the failure taken out, as delta
- * debugging takes out chunks of an input, coarse first, finer while nothing goes. A turn
- * taken out is an operation a bystander did not need to do then.
+ * Delta debugging over the turns up to the failure (a turn: a run of one thread): @make
+ * builds the candidate that changes turns [lo, hi), coarse chunks first, finer while nothing
+ * goes, as Zeller's ddmin cuts an input.
  */
-static void cut_turns(struct shrink *sh)
+typedef bool (*chunk_fn)(const struct shrink *sh, long lo, long hi, struct cgt_schedule *cand);
+
+static void delta_debug(struct shrink *sh, const char *pass, chunk_fn make)
 {
-	sh->pass = "turns";
+	sh->pass = pass;
 	for (long chunks = 2; shrink_can_try(sh); ) {
-		long nseg = 1, size;
+		long n = 1, size;
 		bool cut = false;
 
 		for (long k = 1; k <= sh->best_step && k < sh->best.len; k++)
-			nseg += sh->best.choice[k] != sh->best.choice[k - 1];
-		if (nseg < 2)
+			n += sh->best.choice[k] != sh->best.choice[k - 1];
+		if (n < 2)
 			return;
-		if (chunks > nseg)
-			chunks = nseg;
-		size = (nseg + chunks - 1) / chunks;
+		if (chunks > n)
+			chunks = n;
+		size = (n + chunks - 1) / chunks;
 		for (long c = 0; c < chunks && !cut && shrink_can_try(sh); c++) {
 			struct cgt_schedule cand = { 0 };
-			long seg = 0, lo = c * size, hi = lo + size;
-			bool ok = true;
 
-			for (long k = 0; k <= sh->best_step && k < sh->best.len && ok; k++) {
-				if (k && sh->best.choice[k] != sh->best.choice[k - 1])
-					seg++;
-				if (seg < lo || seg >= hi)
-					ok = !cgt_schedule_push(&cand, sh->best.choice[k]);
-			}
-			cut = ok && shrink_try(sh, sh->cfg, &cand, smaller);
+			cut = make(sh, c * size, c * size + size, &cand) &&
+			      shrink_try(sh, sh->cfg, &cand, smaller);
 			cgt_schedule_free(&cand);
 		}
 		if (cut)
 			chunks = chunks > 2 ? chunks - 1 : 2;
-		else if (chunks >= nseg)
+		else if (chunks >= n)
 			return;
 		else
 			chunks *= 2;
 	}
+}
+
+/* Fewer switches: turns [lo, hi) given to the thread that ran just before them. */
+static bool give_back(const struct shrink *sh, long lo, long hi, struct cgt_schedule *cand)
+{
+	long turn = 0;
+	int before = 0;
+
+	for (long k = 0; k <= sh->best_step && k < sh->best.len; k++) {
+		int id = sh->best.choice[k];
+
+		if (k && id != sh->best.choice[k - 1])
+			turn++;
+		if (turn < lo)
+			before = id;
+		else if (turn < hi && before)
+			id = before;
+		if (cgt_schedule_push(cand, id))
+			return false;
+	}
+	return true;
+}
+
+/*
+ * Fewer turns: turns [lo, hi) taken out, a bystander's operation that the failure did not
+ * need done then.
+ */
+static bool take_out(const struct shrink *sh, long lo, long hi, struct cgt_schedule *cand)
+{
+	long turn = 0;
+
+	for (long k = 0; k <= sh->best_step && k < sh->best.len; k++) {
+		if (k && sh->best.choice[k] != sh->best.choice[k - 1])
+			turn++;
+		if ((turn < lo || turn >= hi) && cgt_schedule_push(cand, sh->best.choice[k]))
+			return false;
+	}
+	return true;
 }
 
 void shrink_schedule(struct shrink *sh)
@@ -258,7 +248,7 @@ void shrink_schedule(struct shrink *sh)
 	cut_prefix(sh);
 	cut_threads(sh);
 	cut_preemptions(sh);
-	cut_turns(sh);
-	cut_switches(sh);
+	delta_debug(sh, "turns", take_out);
+	delta_debug(sh, "switches", give_back);
 	cut_prefix(sh);
 }
