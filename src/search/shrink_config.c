@@ -7,8 +7,9 @@
  *
  * A smaller configuration makes another run, whose thread numbers name other threads, so
  * the best schedule rarely fits it. A cut is tried following that schedule as far as it fits,
- * then by a search of its own (the report's scheduler, seeds after the configuration's),
- * and kept with the first run that fails the same way no later than the best so far.
+ * then by a search of its own (the random walk and the report's scheduler in turn, seeds
+ * after the configuration's), and kept with the first run that fails the same way no later
+ * than the best so far.
  */
 #include "search.h"
 #include "shrink.h"
