@@ -15,13 +15,14 @@ seed=${4:-1}
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 
-# "threads-that-ran decisions preemptions" of a report, up to its first failure
+# "threads-that-ran decisions preemptions" of a report, up to its first failure of detector
+# $2 (the preemptions of the whole run when the report does not list them: more than 100)
 figures() {
-	python3 - "$1" <<'PY'
+	python3 - "$1" "$2" <<'PY'
 import json, sys
 r = json.load(open(sys.argv[1]))
 s = r["schedule"]
-step = r["failures"][0]["step"]
+step = [f for f in r["failures"] if f["detector"] == sys.argv[2]][0]["step"]
 ids, k = [], 0
 for tok in s["choices"].split():
     t, _, n = tok.partition("*")
@@ -29,17 +30,21 @@ for tok in s["choices"].split():
         if k <= step:
             ids.append(int(t))
         k += 1
-print(len(set(ids)), s["steps"], s.get("preemptions", "-"))
+pre = [p for p in s.get("preempted", []) if p["decision"] <= step]
+print(len(set(ids)), step + 1,
+      len(pre) if "preempted" in s else s.get("preemptions", "-"))
 PY
 }
 
 printf 'cgtorture shrink: each catalogued bug found by explore (its catalogue options, <= %s schedules\n' "$runs"
-printf 'from seed %s), then shrunk at the defaults (--runs 1000 --time 60s). ran: threads that ran up to\n' "$seed"
-printf 'the failure; cap: --threads; ops: operations done. %s cores, %s\n\n' "$(nproc)" "$(date -u +%F)"
+printf 'from seed %s), then shrunk at the defaults (--runs 1000 --time 60s). Up to the failure: ran:\n' "$seed"
+printf 'threads that ran; dec: decisions; pre: preemptions (of the whole run where more than 100).\n'
+printf 'cap: --threads; ops: operations the run did.\n'
+printf '%s cores, %s\n\n' "$(nproc)" "$(date -u +%F)"
 printf '%-27s %-5s | %-19s | %-36s | %-6s %-5s | %-7s | %s\n' bug build "found: ran/dec/pre" \
 	"shrunk: ran/cap/walkers/ops/dec/pre" trials s replays "bounded"
 "$dir/plain/cgtorture" bugs --tsv | tr '\t' '\037' >"$out/bugs"
-while IFS="$(printf '\037')" read -r bug _det build _options explore; do
+while IFS="$(printf '\037')" read -r bug det build _options explore; do
 	case " ${CGT_BENCH_BUGS:-$bug} " in *" $bug "*) ;; *) continue ;; esac
 	bin=$dir/$build/cgtorture
 	rm -rf "$out/r"
@@ -58,7 +63,7 @@ while IFS="$(printf '\037')" read -r bug _det build _options explore; do
 			"not found" - - - - "${bounded:-not found}"
 		continue
 	fi
-	found=$(figures "$report" | tr ' ' /)
+	found=$(figures "$report" "$det" | tr ' ' /)
 	start=$(date +%s)
 	"$bin" shrink "$report" >"$out/slog" 2>/dev/null
 	secs=$(($(date +%s) - start))
@@ -66,7 +71,7 @@ while IFS="$(printf '\037')" read -r bug _det build _options explore; do
 	line=$(grep '^shrink: .* trial runs' "$out/slog")
 	trials=$(echo "$line" | sed -n 's/.*; \([0-9]*\) trial runs.*/\1/p')
 	if [ -f "$shrunk" ]; then
-		set -- $(figures "$shrunk")
+		set -- $(figures "$shrunk" "$det")
 		cap=$(echo "$line" | sed -n 's/.*threads [0-9]* -> \([0-9]*\);.*/\1/p')
 		walk=$(echo "$line" | sed -n 's/.*walkers [0-9]* -> \([0-9]*\);.*/\1/p')
 		ops=$(echo "$line" | sed -n 's/.*operations [0-9]* -> \([0-9]*\);.*/\1/p')

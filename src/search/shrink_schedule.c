@@ -4,9 +4,10 @@
  * decisions past the shortest prefix that still fails (the rest left to the lenient
  * follower, which lets the running thread go on), the threads that run, preemptions (a
  * search of the bounded scheduler's first, then each preemption undone), turns taken out
- * and switches (delta debugging over the runs of one thread), and decisions again. A cut is kept if the run it
- * made is smaller by (preemptions, threads that ran, decisions, switches), in that order: a
- * counterexample is read by its preemptions first.
+ * and switches (delta debugging over the runs of one thread), and decisions again. A cut is
+ * kept if the run it made is smaller by (preemptions above 3, threads that ran, decisions,
+ * preemptions, switches), in that order: a counterexample is read by its preemptions first,
+ * and within CHESS's few by its threads and its length.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -34,18 +35,28 @@ int shrink_threads_ran(const struct cgt_schedule *s, long upto)
 	return n;
 }
 
+/* CHESS: most bugs show within this many preemptions; fewer is no better to a reader */
+#define BOUND		3
+
+static long over_bound(long preemptions)
+{
+	return preemptions > BOUND ? preemptions : BOUND;
+}
+
 static bool smaller(const struct shrink *sh, const struct cgt_child_result *res)
 {
 	long sw = cgt_schedule_switches(&res->schedule), best_sw = cgt_schedule_switches(&sh->best);
 	int ran = shrink_threads_ran(&res->schedule, res->step),
 	    best_ran = shrink_threads_ran(&sh->best, sh->best_step);
 
-	if (res->preemptions != sh->best_pre)
-		return res->preemptions < sh->best_pre;
+	if (over_bound(res->preemptions) != over_bound(sh->best_pre))
+		return over_bound(res->preemptions) < over_bound(sh->best_pre);
 	if (ran != best_ran)
 		return ran < best_ran;
 	if (res->schedule.len != sh->best.len)
 		return res->schedule.len < sh->best.len;
+	if (res->preemptions != sh->best_pre)
+		return res->preemptions < sh->best_pre;
 	return sw < best_sw;
 }
 
@@ -143,7 +154,6 @@ static void cut_preemptions(struct shrink *sh)
  * the run's own length: a random walk's failure has hundreds of preemptions, of which
  * undoing one at a time would take as many trials.
  */
-#define BOUND		3
 #define REFIND		120
 
 static void refind_bounded(struct shrink *sh)
