@@ -92,10 +92,10 @@ static size_t turn_rows(char *buf, size_t len, const struct cgt_thread *t,
 	for (uint32_t i = head - have; i != head + 1 && off < len; i++) {
 		const struct cgt_event *e = i != head ? &t->ring[i & (CGT_RING_SIZE - 1)] : NULL;
 
+		/* an event's time is the decisions made so far: decision ns - 1 let it run */
 		if (e && (e->point >= CGT_NR_POINTS || e->point == CGT_PT_LOOP ||
 			  e->point == CGT_PT_LOCK_WAIT || e->point == CGT_PT_RCU_EXIT ||
-			  (long)e->ns < tu->from ||
-			  (long)e->ns > tu->to))
+			  (long)e->ns - 1 < tu->from || (long)e->ns - 1 > tu->to))
 			continue;
 		if (e)
 			label(now, sizeof(now), e, t);
@@ -129,13 +129,13 @@ void cgt_columns_tell(const struct cgt_capture *c)
 {
 	const struct cgt_schedule *s = cgt_sched_recorded();
 	const struct cgt_preemption *pre;
-	long npre = cgt_sched_preemptions(&pre), upto = (long)c->at, pi = 0;
+	long npre = cgt_sched_preemptions(&pre), upto = (long)c->at - 1, pi = 0;
 	struct turn turns[MAX_TURNS];
 	int ids[MAX_COLUMNS], ncols = 0, nturns = 0, width, rows = 0;
 	size_t off = 0;
 
 	columns[0] = '\0';
-	/* the failure is seen by the thread running since the last decision recorded */
+	/* the failure is seen after c->at decisions, by the thread the last of them chose */
 	if (upto >= s->len)
 		upto = s->len - 1;
 	if (!c->controlled || upto < 0)
@@ -159,7 +159,7 @@ void cgt_columns_tell(const struct cgt_capture *c)
 			pi++;
 		turns[nturns++] = (struct turn){ col, k, k, pi < npre && pre[pi].step == k };
 	}
-	turns[nturns - 1].to = (long)c->at;
+	turns[nturns - 1].to = upto;
 	width = (WIDTH - 10) / ncols - 3;
 	off += (size_t)snprintf(columns + off, sizeof(columns) - off, "%-10s", "decision");
 	for (int col = 0; col < ncols && off < sizeof(columns); col++) {
