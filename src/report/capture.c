@@ -39,6 +39,27 @@ bool cgt_capture_is_involved(const struct cgt_capture *c, int index)
 	return false;
 }
 
+const struct cgt_thread *cgt_capture_sched_thread(const struct cgt_capture *c, int id)
+{
+	for (int k = 0; k < c->nthreads; k++)
+		if (c->threads[k].sched_id == id)
+			return &c->threads[k];
+	return NULL;
+}
+
+size_t cgt_capture_who(char *buf, size_t len, const struct cgt_thread *t)
+{
+	int n = t->sched_id ? t->sched_id : t->id;
+	const char *fmt = t->sched_id ? "T%d" : "thread %d";
+	size_t off = (size_t)snprintf(buf, len, fmt, n);
+
+	if (off >= len)
+		return off;
+	if (t->role == CGT_ROLE_WALKER)
+		return off + (size_t)snprintf(buf + off, len - off, " (walker)");
+	return off + (size_t)snprintf(buf + off, len - off, " (tid %d)", t->pid);
+}
+
 static void involve(struct cgt_capture *c, int index)
 {
 	if (index >= 0 && !cgt_capture_is_involved(c, index) && c->ninvolved < CGT_CAPTURE_INVOLVED)

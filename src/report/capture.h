@@ -41,5 +41,12 @@ void cgt_capture_take(const struct cgt_failure *f, bool controlled);
 const struct cgt_capture *cgt_capture(void);
 void cgt_capture_reset(void);
 bool cgt_capture_is_involved(const struct cgt_capture *c, int index);
+/* The captured thread that is T@id of the controlled run, or NULL. */
+const struct cgt_thread *cgt_capture_sched_thread(const struct cgt_capture *c, int id);
+/*
+ * A thread as the story and the columns name it: "T5 (walker)", "T12 (tid 33)" in a
+ * controlled run, "thread 5 (walker)" in a free one. snprintf's return.
+ */
+size_t cgt_capture_who(char *buf, size_t len, const struct cgt_thread *t);
 
 #endif

@@ -32,14 +32,6 @@ struct turn {
 	bool preempted;		/* it began with a preemption of the one before */
 };
 
-static const struct cgt_thread *sched_thread(const struct cgt_capture *c, int id)
-{
-	for (int k = 0; k < c->nthreads; k++)
-		if (c->threads[k].sched_id == id)
-			return &c->threads[k];
-	return NULL;
-}
-
 /* An event as a cell shows it: short, its lock or task named. */
 static int label(char *buf, size_t len, const struct cgt_event *e, const struct cgt_thread *t)
 {
@@ -163,13 +155,11 @@ void cgt_columns_tell(const struct cgt_capture *c)
 	width = (WIDTH - 10) / ncols - 3;
 	off += (size_t)snprintf(columns + off, sizeof(columns) - off, "%-10s", "decision");
 	for (int col = 0; col < ncols && off < sizeof(columns); col++) {
-		const struct cgt_thread *t = sched_thread(c, ids[col]);
+		const struct cgt_thread *t = cgt_capture_sched_thread(c, ids[col]);
 		char head[40];
 
-		if (t && t->role == CGT_ROLE_WALKER)
-			snprintf(head, sizeof(head), "T%d (walker)", ids[col]);
-		else if (t)
-			snprintf(head, sizeof(head), "T%d (tid %d)", ids[col], t->pid);
+		if (t)
+			cgt_capture_who(head, sizeof(head), t);
 		else
 			snprintf(head, sizeof(head), "T%d", ids[col]);
 		off += (size_t)snprintf(columns + off, sizeof(columns) - off, " | %-*s",
@@ -177,7 +167,8 @@ void cgt_columns_tell(const struct cgt_capture *c)
 	}
 	for (int i = 0; i < nturns && off < sizeof(columns); i++)
 		off += turn_rows(columns + off, sizeof(columns) - off,
-				 sched_thread(c, ids[turns[i].col]), &turns[i], width, &rows);
+				 cgt_capture_sched_thread(c, ids[turns[i].col]), &turns[i], width,
+				 &rows);
 	if (off < sizeof(columns)) {
 		char what[64];
 

@@ -105,20 +105,6 @@ static int by_time(const void *a, const void *b)
 	return x->t->id - y->t->id;
 }
 
-/* "T5 (walker)", "T12 (tid 33)" in a controlled run; "thread 5 (walker)" in a free one. */
-static size_t who(char *buf, size_t len, const struct cgt_thread *t)
-{
-	int n = t->sched_id ? t->sched_id : t->id;
-	const char *fmt = t->sched_id ? "T%d" : "thread %d";
-	size_t off = (size_t)snprintf(buf, len, fmt, n);
-
-	if (off >= len)
-		return off;
-	if (t->role == CGT_ROLE_WALKER)
-		return off + (size_t)snprintf(buf + off, len - off, " (walker)");
-	return off + (size_t)snprintf(buf + off, len - off, " (tid %d)", t->pid);
-}
-
 static size_t when(char *buf, size_t len, bool controlled, uint64_t t)
 {
 	if (controlled)
@@ -156,15 +142,6 @@ static size_t tell_walk(char *buf, size_t len, const struct cgt_linkage *l)
 	return off;
 }
 
-/* The captured thread that is T@id of the controlled run, or NULL. */
-static const struct cgt_thread *sched_thread(const struct cgt_capture *c, int id)
-{
-	for (int k = 0; k < c->nthreads; k++)
-		if (c->threads[k].sched_id == id)
-			return &c->threads[k];
-	return NULL;
-}
-
 /*
  * "step 2013  T4 (walker) preempted after steps to the next thread; T11 ran instead": a
  * preemption of a thread the story tells of, where it stopped and who took its place.
@@ -172,7 +149,8 @@ static const struct cgt_thread *sched_thread(const struct cgt_capture *c, int id
 static size_t tell_preemption(char *buf, size_t len, const struct cgt_capture *c,
 			      const struct cgt_preemption *p)
 {
-	const struct cgt_thread *t = sched_thread(c, p->from), *to = sched_thread(c, p->to);
+	const struct cgt_thread *t = cgt_capture_sched_thread(c, p->from);
+	const struct cgt_thread *to = cgt_capture_sched_thread(c, p->to);
 	const struct cgt_event *last = NULL;
 	size_t off;
 
@@ -188,13 +166,13 @@ static size_t tell_preemption(char *buf, size_t len, const struct cgt_capture *c
 	}
 	off = when(buf, len, true, (uint64_t)p->step);
 	if (off < len)
-		off += who(buf + off, len - off, t);
+		off += cgt_capture_who(buf + off, len - off, t);
 	if (off < len)
 		off += (size_t)snprintf(buf + off, len - off, " preempted%s%s; ",
 					last ? " after " : "",
 					last ? cgt_point_info[last->point].desc : "");
 	if (off < len && to)
-		off += who(buf + off, len - off, to);
+		off += cgt_capture_who(buf + off, len - off, to);
 	else if (off < len)
 		off += (size_t)snprintf(buf + off, len - off, "T%d", p->to);
 	if (off < len)
@@ -295,7 +273,7 @@ static void tell(const struct cgt_capture *c)
 
 		off += when(story + off, sizeof(story) - off, c->controlled, e->ns);
 		if (off < sizeof(story))
-			off += who(story + off, sizeof(story) - off, evs[i].t);
+			off += cgt_capture_who(story + off, sizeof(story) - off, evs[i].t);
 		if (off < sizeof(story))
 			off += (size_t)snprintf(story + off, sizeof(story) - off, " %s",
 						cgt_point_info[e->point].desc);
@@ -312,7 +290,7 @@ static void tell(const struct cgt_capture *c)
 	if (off < sizeof(story)) {
 		off += when(story + off, sizeof(story) - off, c->controlled, c->at);
 		if (off < sizeof(story))
-			off += who(story + off, sizeof(story) - off, me);
+			off += cgt_capture_who(story + off, sizeof(story) - off, me);
 		if (off < sizeof(story))
 			snprintf(story + off, sizeof(story) - off, " %s: %s\n",
 				 cgt_detector_names[f->detector], f->summary);
