@@ -140,9 +140,8 @@ int cgt_shrink(const char *path, const struct cgt_report_in *r, struct cgt_run_c
 
 	/* the decisions up to the failure, and whatever it takes to end the run */
 	ret = CGT_EXIT_MISSED;
-	for (long k = 0; k <= s0.step && k < r->schedule.len; k++)
-		if (cgt_schedule_push(&first, r->schedule.choice[k]))
-			goto out;
+	if (!shrink_prefix(&r->schedule, s0.step + 1, &first))
+		goto out;
 	if (!shrink_try(&sh, sh.cfg, &first, NULL)) {
 		if (cgt_run_interrupted())
 			ret = cgt_search_interrupted("shrink", sh.runs, sh.budget, "trial runs");

@@ -37,6 +37,9 @@ bool shrink_try(struct shrink *sh, const struct cgt_run_config *cfg,
 		const struct cgt_schedule *follow,
 		bool (*better)(const struct shrink *sh, const struct cgt_child_result *res));
 
+/* shrink_trial.c: the first @n choices of @s into @out (zeroed first); false: out of memory */
+bool shrink_prefix(const struct cgt_schedule *s, long n, struct cgt_schedule *out);
+
 /* shrink_config.c: fewer model threads, walkers and kinds of operation, largest cut first */
 void shrink_config(struct shrink *sh);
 /* shrink_schedule.c: fewer decisions, threads that run, preemptions and switches */

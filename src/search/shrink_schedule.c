@@ -10,7 +10,6 @@
  * and within CHESS's few by its threads and its length.
  */
 #include <stdlib.h>
-#include <string.h>
 
 #include "search.h"
 #include "shrink.h"
@@ -60,18 +59,6 @@ static bool smaller(const struct shrink *sh, const struct cgt_child_result *res)
 	return sw < best_sw;
 }
 
-/* The first @n choices of @s. */
-static bool schedule_prefix(const struct cgt_schedule *s, long n, struct cgt_schedule *out)
-{
-	memset(out, 0, sizeof(*out));
-	for (long k = 0; k < n && k < s->len; k++)
-		if (cgt_schedule_push(out, s->choice[k])) {
-			cgt_schedule_free(out);
-			return false;
-		}
-	return true;
-}
-
 /*
  * The shortest prefix that still leads to the failure: most switches of a random schedule
  * have nothing to do with it. A binary search, as the failure need not come back for every
@@ -86,7 +73,7 @@ static void cut_prefix(struct shrink *sh)
 		long mid = lo + (hi - lo) / 2;
 		struct cgt_schedule cand;
 
-		if (!schedule_prefix(&sh->best, mid, &cand))
+		if (!shrink_prefix(&sh->best, mid, &cand))
 			return;
 		if (shrink_try(sh, sh->cfg, &cand, smaller))
 			hi = sh->best_step + 1 < mid ? sh->best_step + 1 : mid;
@@ -136,7 +123,7 @@ static void cut_preemptions(struct shrink *sh)
 		struct cgt_schedule cand;
 		int from, to;
 
-		if (k < 1 || k > sh->best_step || !schedule_prefix(&sh->best, sh->best_step + 1, &cand))
+		if (k < 1 || k > sh->best_step || !shrink_prefix(&sh->best, sh->best_step + 1, &cand))
 			continue;
 		from = cand.choice[k - 1];
 		to = cand.choice[k];

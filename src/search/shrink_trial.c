@@ -61,3 +61,14 @@ bool shrink_try(struct shrink *sh, const struct cgt_run_config *cfg,
 	progress(sh);
 	return same;
 }
+
+bool shrink_prefix(const struct cgt_schedule *s, long n, struct cgt_schedule *out)
+{
+	memset(out, 0, sizeof(*out));
+	for (long k = 0; k < n && k < s->len; k++)
+		if (cgt_schedule_push(out, s->choice[k])) {
+			cgt_schedule_free(out);
+			return false;
+		}
+	return true;
+}
