@@ -55,7 +55,7 @@ while IFS="$(printf '\037')" read -r bug det build _options explore; do
 			"$bin" replay "$report" >"$out/rlog" 2>/dev/null && ok=$((ok + 1))
 		done
 		"$bin" shrink "$report" --runs 100 >"$out/slog" 2>/dev/null
-		cut=$(sed -n 's/^shrink: [a-z-]* at decision \([0-9]*\) -> \([0-9]*\); decisions \([0-9]*\) -> \([0-9]*\); switches \([0-9]*\) -> \([0-9]*\).*/decisions \3 -> \4, switches \5 -> \6/p' "$out/slog")
+		cut=$(sed -n 's/^shrink: [a-z-]* at decision .*; decisions \([0-9]*\) -> \([0-9]*\); preemptions \([0-9]*\) -> \([0-9]*\); switches \([0-9]*\) -> \([0-9]*\);.*/decisions \1 -> \2, preemptions \3 -> \4, switches \5 -> \6/p' "$out/slog")
 		shrunk=$(dirname "$report")/report.shrunk.json
 		sok=no
 		[ -f "$shrunk" ] && "$bin" replay "$shrunk" >/dev/null 2>&1 && sok=yes
