@@ -51,8 +51,9 @@ enum cgt_point_group { CGT_PG_NONE, CGT_PG_READS, CGT_PG_CHANGES };
 	X(ATTACH_MOVE,	   "cgroup_attach_task: thread moved",		 TASK,	    CHANGES, NULL)	\
 	X(ITER_STEP,	   "css_task_iter_next",			 TASK_STEP, READS,   NULL)	\
 	X(READDIR_STEP,	   "proc_task_readdir: between two threads",	 TASK,	    READS,   NULL)	\
-	X(PGRP_STEP,	   "do_each_pid_task: next process",		 TASK_STEP, READS,   NULL)	\
+	X(PGRP_STEP,	   "a walk of processes: the next one",	 TASK_STEP, READS,   NULL)	\
 	X(GP_WAIT,	   "synchronize_rcu: waiting",			 NONE,	    NONE,    "rcu grace period") \
+	X(PRINTK,	   "printk: a line to the console",		 NONE,	    NONE,    NULL)	\
 	X(SIGLOCK,	   "about to take siglock",			 NONE,	    NONE,    "siglock")	\
 	X(LOOP,		   "between two operations",			 NONE,	    NONE,    NULL)
 

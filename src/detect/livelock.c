@@ -34,16 +34,52 @@ static bool walk_in_reach(const struct cgt_walk *w)
 	return pid_alive(w->start) && w->old_steps <= READ_ONCE(w->start->signal->nr_threads);
 }
 
+/*
+ * Who waits for a lock the walker holds: the kernel's exits spinning in write_lock_irq behind
+ * an endless walk under tasklist_lock. A line each, the first few, into @buf.
+ */
+static void behind_walk(const struct cgt_thread *self, char *buf, size_t len)
+{
+	int n = 0, shown = 4;
+	size_t o = 0;
+
+	buf[0] = '\0';
+	if (!self || !self->nheld)
+		return;
+	cgt_threads_lock();
+	for (const struct cgt_thread *t = cgt_threads_first(); t; t = t->next) {
+		const void *obj = READ_ONCE(t->wait_obj);
+		int kind = READ_ONCE(t->wait_kind);
+
+		if (t == self || (kind != CGT_WAIT_READ && kind != CGT_WAIT_WRITE))
+			continue;
+		for (int i = 0; i < self->nheld; i++) {
+			if (self->held[i].lock != obj)
+				continue;
+			if (n++ < shown && o < len)
+				o += snprintf(buf + o, len - o, "behind it: thread %d (tid %d) waits for "
+					      "%s (%s), which the walker holds (%s)\n", t->id,
+					      READ_ONCE(t->pid), self->held[i].name,
+					      cgt_wait_name(kind), self->held[i].write ? "write" :
+					      "read");
+			break;
+		}
+	}
+	cgt_threads_unlock();
+	if (n > shown && o < len)
+		snprintf(buf + o, len - o, "behind it: %d more\n", n - shown);
+}
+
 static void livelock_resume(enum cgt_point_id id, const void *obj)
 {
 	struct cgt_walk *w = (struct cgt_walk *)obj;
 	struct cgt_thread *self = cgt_self;
-	char evidence[384];
+	char evidence[1024], behind[640];
 
 	/* a walk its walker bounds (khungtaskd's lock break) ends by itself */
 	if (id != CGT_PT_WALK_STEP || w->bounded)
 		return;
-	if (w->looped)
+	if (w->looped && !cgt_walk_holds_on(w))
 		cgt_walk_stop(w, CGT_WALK_LOOPED);
 	else if (w->old_steps >= cgt_model_cfg()->walk_limit)
 		cgt_walk_stop(w, CGT_WALK_TOO_LONG);
@@ -55,11 +91,12 @@ static void livelock_resume(enum cgt_point_id id, const void *obj)
 		return;
 	if (!w->overran)
 		return;
+	behind_walk(self, behind, sizeof(behind));
 	snprintf(evidence, sizeof(evidence),
-		 "walk: %s in %s from tid %d (%s)\nsteps: %ld\nstart thread: %s\nwhy: %s\n",
+		 "walk: %s in %s from tid %d (%s)\nsteps: %ld\nstart thread: %s\nwhy: %s\n%s",
 		 cgt_iter_name(w->iter), w->fn, w->start_pid,
 		 thread_group_leader(w->start) ? "group leader" : "not the group leader",
-		 w->steps, w->fate, w->why);
+		 w->steps, w->fate, w->why, behind);
 	cgt_fail(CGT_DET_LIVELOCK, self ? self->id : 0, evidence,
 		 "%s walk in %s from tid %d went %ld steps without ending; the start thread %s",
 		 cgt_iter_name(w->iter), w->fn, w->start_pid, w->steps, w->fate);

@@ -18,12 +18,14 @@
 #define CGT_BUGS(X)	\
 	X(WALK_FROM_EXITING,	\
 	  .name = "walk-from-exiting", .detector = CGT_DET_LIVELOCK, .build = "plain",	\
-	  .history = "the OOM killer's find_lock_task_mm (mm/oom_kill.c), called by oom_badness on "	\
-		"each thread select_bad_process met under rcu_read_lock alone (6b0c81b3be11), "	\
-		"walked while_each_thread from that thread; when it exited mid-walk the ring no "	\
-		"longer held it and the walk never ended (3.13; \"oom_kill: change oom_kill.c "	\
-		"to use for_each_thread()\", merged with 0c740d0afc3b in 3.14). Not "	\
-		"fill_stats_for_tgid: it walks under lock_task_sighand",	\
+	  .history = "the OOM killer's two walks from one thread (mm/oom_kill.c, to 3.13) were "	\
+		"while_each_thread: find_lock_task_mm, from each thread select_bad_process met "	\
+		"under rcu_read_lock alone (6b0c81b3be11), and oom_kill_process's walk of its "	\
+		"victim's threads under read_lock(&tasklist_lock), after dump_header; a thread "	\
+		"released mid-walk, or the victim released before the lock, is no longer on the "	\
+		"ring and the walk never ends; under tasklist_lock every exit spins behind it "	\
+		"(\"oom_kill: change oom_kill.c to use for_each_thread()\", merged with "	\
+		"0c740d0afc3b in 3.14). Not fill_stats_for_tgid: it walks under lock_task_sighand",	\
 	  .twin = "for_each_thread from the same thread: the head lives in signal_struct",	\
 	  .options = "--swarm off --perturb 100 --threads 64",	\
 	  .explore = "--swarm off --sched random --threads 8 --steps 5000")	\

@@ -18,6 +18,9 @@
  *                  9067d90006df "cgroup: Eliminate the need for cgroup_mutex in
  *                  proc_cgroup_show()" (6.8): rcu_read_lock, then spin_lock_irq(&css_set_lock)
  *                  alone (kernel/cgroup/cgroup.c @ v6.18.2). The era 6.x is 6.8 and later.
+ *   OOM kill       oom_kill_process walked the victim's threads and their children under
+ *                  read_lock(&tasklist_lock) until "mm, oom: remove 'prefer children over
+ *                  parent' heuristic" (5.1).
  *   attach         cgroup_attach_task collects the group's css_sets under css_set_rwsem
  *                  held for reading, outside RCU, from 3.15; 3.14 walked it under RCU alone.
  */
@@ -36,6 +39,7 @@ const char *const cgt_era_behaviour_names[CGT_NR_ERA_BEHAVIOURS] = {
 	[CGT_ERA_FORK_EXIT]	= "css_set at fork and exit",
 	[CGT_ERA_HUNG_TASK]	= "khungtaskd's walk",
 	[CGT_ERA_PROC_CGROUP]	= "/proc/PID/cgroup",
+	[CGT_ERA_OOM_KILL]	= "the OOM killer's victim walk",
 };
 
 /* The sources all four eras share, row by row. */
@@ -54,6 +58,9 @@ const char *const cgt_era_behaviour_names[CGT_NR_ERA_BEHAVIOURS] = {
 			"parent's css_set as it is then; cgroup_exit unlinks and puts it " \
 			"(kernel/cgroup.c @ v3.15.5)"
 #define MUTEX_FIRST	"proc_cgroup_show: cgroup_mutex, then the css_set lock"
+#define OOM_CHILDREN	"oom_kill_process: for_each_thread(p, t) over each thread's children " \
+			"under read_lock(&tasklist_lock), after the victim was picked under RCU " \
+			"(6b0c81b3be11); before 3.14 do { } while_each_thread(p, t)"
 #define HUNG_WHILE_EACH	"check_hung_uninterruptible_tasks: do_each_thread/while_each_thread; " \
 			"rcu_lock_break every 1,024 threads ends the scan once g or t is " \
 			"unhashed (6027ce497d44)"
@@ -64,7 +71,7 @@ const struct cgt_kernel_era cgt_kernel_eras[] = {
 		.tasklist_lock = "rwlock-rpref", .css_set_lock = "rwlock-rpref",
 		.threadgroup_lock = "rwsem", .threadgroup_global = false,
 		.attach_locks_csets = false, .hung_task_iter = CGT_ITER_WHILE_EACH,
-		.proc_cgroup_mutex = true, .fork_copies_cset = true,
+		.proc_cgroup_mutex = true, .fork_copies_cset = true, .oom_kill_children = true,
 		.desc = "tasklist_lock and css_set_lock x86 rwlock_t (readers pass a waiting "
 			"writer); signal->group_rwsem per process; cgroup_attach_task collects "
 			"the group under RCU alone",
@@ -82,6 +89,7 @@ const struct cgt_kernel_era cgt_kernel_eras[] = {
 				"copy, cgroup_exit puts it (kernel/cgroup.c @ v3.14.1)",
 			[CGT_ERA_HUNG_TASK] = HUNG_WHILE_EACH " (kernel/hung_task.c @ v3.14.1)",
 			[CGT_ERA_PROC_CGROUP] = MUTEX_FIRST " (kernel/cgroup.c @ v3.14.1)",
+			[CGT_ERA_OOM_KILL] = OOM_CHILDREN " (mm/oom_kill.c @ v3.14.1)",
 		},
 	},
 	{
@@ -89,7 +97,7 @@ const struct cgt_kernel_era cgt_kernel_eras[] = {
 		.tasklist_lock = "rwlock-rpref", .css_set_lock = "rwsem",
 		.threadgroup_lock = "rwsem", .threadgroup_global = false,
 		.attach_locks_csets = true, .hung_task_iter = CGT_ITER_WHILE_EACH,
-		.proc_cgroup_mutex = true,
+		.proc_cgroup_mutex = true, .oom_kill_children = true,
 		.desc = "css_set_rwsem (96d365e0b86e), taken for reading by cgroup_attach_task's "
 			"collection; tasklist_lock still x86 rwlock_t; signal->group_rwsem",
 		.kernel = {
@@ -103,6 +111,7 @@ const struct cgt_kernel_era cgt_kernel_eras[] = {
 			[CGT_ERA_FORK_EXIT] = FORK_EXIT_3_15,
 			[CGT_ERA_HUNG_TASK] = HUNG_WHILE_EACH " (kernel/hung_task.c @ v3.15.5)",
 			[CGT_ERA_PROC_CGROUP] = MUTEX_FIRST " (kernel/cgroup.c @ v3.15.5)",
+			[CGT_ERA_OOM_KILL] = OOM_CHILDREN " (mm/oom_kill.c @ v3.15.5)",
 		},
 	},
 	{
@@ -110,7 +119,7 @@ const struct cgt_kernel_era cgt_kernel_eras[] = {
 		.tasklist_lock = "rwlock", .css_set_lock = "spinlock",
 		.threadgroup_lock = CGT_THREADGROUP_GLOBAL_LOCK, .threadgroup_global = true,
 		.attach_locks_csets = true, .hung_task_iter = CGT_ITER_FOR_EACH,
-		.proc_cgroup_mutex = true,
+		.proc_cgroup_mutex = true, .oom_kill_children = true,
 		.desc = "queued rwlock tasklist_lock (70af2f8a4f48, 3.16); css_set_lock a "
 			"spinlock again (f0d9a5f17575, 4.2); one global cgroup_threadgroup_rwsem "
 			"taken by every fork (1ed1328792ff)",
@@ -130,6 +139,7 @@ const struct cgt_kernel_era cgt_kernel_eras[] = {
 				"for_each_process_thread, rcu_lock_break every 1,024 threads "
 				"(kernel/hung_task.c @ v4.4.1)",
 			[CGT_ERA_PROC_CGROUP] = MUTEX_FIRST " (kernel/cgroup.c @ v4.4.1)",
+			[CGT_ERA_OOM_KILL] = OOM_CHILDREN " (mm/oom_kill.c @ v4.4.1)",
 		},
 	},
 	{
@@ -162,6 +172,10 @@ const struct cgt_kernel_era cgt_kernel_eras[] = {
 			[CGT_ERA_PROC_CGROUP] = "proc_cgroup_show: rcu_read_lock, spin_lock_irq("
 				"&css_set_lock), no cgroup_mutex (kernel/cgroup/cgroup.c @ v6.18.2; "
 				"9067d90006df, 6.8)",
+			[CGT_ERA_OOM_KILL] = "no walk of the victim's threads: \"mm, oom: "
+				"remove 'prefer children over parent' heuristic\" (5.1); "
+				"__oom_kill_process walks for_each_process under RCU for other users "
+				"of the mm (mm/oom_kill.c @ v6.18.2), which the model has not",
 		},
 	},
 };
@@ -214,6 +228,9 @@ const char *cgt_era_value(const struct cgt_kernel_era *e, enum cgt_era_behaviour
 	case CGT_ERA_PROC_CGROUP:
 		return e->proc_cgroup_mutex ? "cgroup_mutex, then the css_set lock" :
 		       "the css_set lock alone";
+	case CGT_ERA_OOM_KILL:
+		return e->oom_kill_children ? "the victim's threads under tasklist_lock (read)" :
+		       "none";
 	case CGT_NR_ERA_BEHAVIOURS:
 		break;
 	}

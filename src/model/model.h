@@ -157,6 +157,7 @@ enum cgt_era_behaviour {
 	CGT_ERA_FORK_EXIT,		/* a task's css_set across fork and exit */
 	CGT_ERA_HUNG_TASK,		/* khungtaskd's walk and its break */
 	CGT_ERA_PROC_CGROUP,		/* proc_cgroup_show's locks */
+	CGT_ERA_OOM_KILL,		/* oom_kill_process's walk of its victim */
 	CGT_NR_ERA_BEHAVIOURS
 };
 extern const char *const cgt_era_behaviour_names[CGT_NR_ERA_BEHAVIOURS];
@@ -172,6 +173,7 @@ struct cgt_kernel_era {
 	enum cgt_iter hung_task_iter;	/* khungtaskd's walk of each group */
 	bool proc_cgroup_mutex;		/* proc_cgroup_show takes cgroup_mutex (before 6.8) */
 	bool fork_copies_cset;		/* cgroup_fork references the parent's css_set (3.14) */
+	bool oom_kill_children;		/* oom_kill_process walks its victim's threads (to 5.0) */
 	const char *desc;		/* what it sets, with the commits */
 	/* per behaviour: the kernel's function, tree and commit, and whether the model follows */
 	const char *kernel[CGT_NR_ERA_BEHAVIOURS];
@@ -372,6 +374,8 @@ struct cgt_walk {
 	 */
 	bool bounded;
 	bool cut_short;			/* and it did: a lock break found a thread unhashed */
+	/* a lock its walker holds across it (oom_kill_process's tasklist_lock), or NULL */
+	const struct cgt_lock *held;
 	char fate[96];			/* and what became of the start thread */
 };
 
@@ -402,10 +406,23 @@ void cgt_walk_stop(struct cgt_walk *w, const char *why);
 	for ((t) = cgt_walk_first((w), (start), (iter), (fn)), (w)->bounded = true; (t);	\
 	     (t) = cgt_walk_next(w))
 
+/* The same, for a walk its walker makes holding @lock (struct cgt_walk.held). */
+#define cgt_walk_for_each_held(w, start, iter, fn, lock, t)			\
+	for ((t) = cgt_walk_first((w), (start), (iter), (fn)), (w)->held = (lock); (t);	\
+	     (t) = cgt_walk_next(w))
+/*
+ * A walk gone round a ring without its end while its walker holds a lock (struct
+ * cgt_walk.held) that no writer waits for yet: the kernel's would spin on, keeping that
+ * lock's writers out, so the model's goes on (to the walk limit) until one waits, and its
+ * report can say whom the loop keeps out.
+ */
+bool cgt_walk_holds_on(const struct cgt_walk *w);
+
 /* The walkers, each in the file named after its kernel file. */
 int fill_stats_for_tgid(int tgid, enum cgt_iter iter, struct cgt_walk *w);	/* taskstats.c */
 int oom_badness(int pid, enum cgt_iter iter, struct cgt_walk *w);		/* oom_kill.c */
 long select_bad_process(enum cgt_iter iter, struct cgt_walk *w);		/* oom_kill.c */
+int oom_kill_process(int pid, enum cgt_iter iter, struct cgt_walk *w);		/* oom_kill.c */
 long check_hung_uninterruptible_tasks(struct cgt_walk *w);			/* hung_task.c */
 /* proc_base.c: a getdents call's room, in names; the threads a listing watches, remembers */
 #define CGT_GETDENTS_ENTRIES	4

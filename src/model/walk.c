@@ -156,14 +156,23 @@ struct task *cgt_walk_first(struct cgt_walk *w, struct task *start, enum cgt_ite
 	return walk_visit(w, first == head ? NULL : container_of(first, struct task, thread_node));
 }
 
+bool cgt_walk_holds_on(const struct cgt_walk *w)
+{
+	return w->looped && w->held && w->old_steps < cgt_model_cfg()->walk_limit &&
+	       !__atomic_load_n(&w->held->writers_waiting, __ATOMIC_RELAXED);
+}
+
 struct task *cgt_walk_next(struct cgt_walk *w)
 {
 	struct cds_list_head *head, *next;
 	struct task *t;
 
 	cgt_point(CGT_PT_WALK_STEP, w);
-	/* the model's own bounds, for a walk that no detector watches and no walker bounds */
-	if (!w->bounded && w->looped)
+	/*
+	 * the model's own bounds, for a walk that no detector watches and no walker bounds;
+	 * one that holds a lock goes round to the walk limit (a detector ends it sooner)
+	 */
+	if (!w->bounded && w->looped && !w->held)
 		cgt_walk_stop(w, CGT_WALK_LOOPED);
 	else if (!w->bounded && w->old_steps >= cgt_model_cfg()->walk_limit)
 		cgt_walk_stop(w, CGT_WALK_TOO_LONG);

@@ -89,7 +89,8 @@ static struct task *get_random_task(struct cgt_run *run, struct prng *rng)
 
 /*
  * A thread-group walk: the OOM killer's scan of every thread and khungtaskd's, one in
- * sixteen each, the OOM killer's find_lock_task_mm three in eight (all under RCU alone), and
+ * sixteen each (under RCU alone), the OOM killer's walk of its victim (under tasklist_lock,
+ * in the eras that had it) and its find_lock_task_mm (under RCU), three in sixteen each, and
  * taskstats under siglock the rest (model/). A walker with a watch keeps walking a live
  * process for a while, as a monitor polls it.
  */
@@ -110,6 +111,8 @@ static void read_walk(struct cgt_run *run, struct prng *rng, struct cgt_watch *w
 	} else if (ret == 1) {
 		check_hung_uninterruptible_tasks(&w);	/* a scan always ends */
 		ret = 0;
+	} else if (ret <= 4) {
+		ret = oom_kill_process(tgid, run->cfg->iter, &w);
 	} else if (ret <= 7) {
 		ret = oom_badness(tgid, run->cfg->iter, &w);
 	} else {

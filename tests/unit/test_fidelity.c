@@ -21,6 +21,7 @@ static int lock_id(const struct cgt_lock *l)
 /* What the hook checks at one kind of point, and what it saw there. */
 static enum cgt_point_id watch_at;
 static long seen, siglock_busy, css_read_held, css_write_held, rcu_held, tasklist_write_held;
+static long tasklist_read_held;
 static pthread_mutex_t *watch_siglock;
 static void (*at_point)(const void *obj);
 
@@ -47,6 +48,7 @@ static void record_hook(enum cgt_point_id id, const void *obj)
 	css_read_held += held[CGT_READ][1] > 0;
 	css_write_held += held[CGT_WRITE][1] > 0;
 	tasklist_write_held += held[CGT_WRITE][0] > 0;
+	tasklist_read_held += held[CGT_READ][0] > 0;
 	rcu_held += cgt_rcu_read_depth() > 0;
 	if (at_point)
 		at_point(obj);
@@ -57,7 +59,7 @@ static void watch(enum cgt_point_id id, pthread_mutex_t *siglock)
 	watch_at = id;
 	watch_siglock = siglock;
 	seen = siglock_busy = css_read_held = css_write_held = rcu_held = 0;
-	tasklist_write_held = 0;
+	tasklist_write_held = tasklist_read_held = 0;
 	norder = 0;
 	__atomic_store_n(&cgt_point_hook, record_hook, __ATOMIC_RELEASE);
 }
@@ -210,6 +212,74 @@ Test(fidelity, find_lock_task_mm_rcu_only_and_walk_from_exiting)
 		if (i != 1)
 			do_exit(th[i]);
 	model_shutdown();
+}
+
+/* At the first process dump_tasks prints, the victim exits and is released. */
+static void exit_at_first(const void *obj)
+{
+	(void)obj;
+	if (seen == 1)
+		do_exit(exiter_target);
+}
+
+/*
+ * oom_kill_process (mm/oom_kill.c @ v3.14.1, v4.4.1): after dump_header, the victim's threads
+ * under read_lock(&tasklist_lock) and no RCU; a victim released in that window is walked
+ * from: for_each_thread ends, 3.13's while_each_thread (walk-from-exiting) does not, and
+ * holds tasklist_lock while it goes round. From 5.1 ("mm, oom: remove 'prefer children over
+ * parent' heuristic") no such walk: only find_lock_task_mm, under RCU.
+ */
+static void oom_kill_process_walk(const char *era, bool children)
+{
+	struct task *th[N];
+	struct cgt_walk w;
+
+	boot_era(era);
+	fork_group(th, N);
+	watch(CGT_PT_WALK_STEP, NULL);
+	cr_assert_eq(oom_kill_process(th[1]->pid, CGT_ITER_FOR_EACH, &w), 0);
+	unwatch();
+	cr_assert_eq(tasklist_read_held, children ? N : 0, "%s: %ld of %ld steps under "
+		     "tasklist_lock (read)", era, tasklist_read_held, seen);
+	cr_assert_eq(rcu_held, N, "%s: find_lock_task_mm's %d steps under RCU", era, N);
+	exit_all(th, N);
+
+	for (int bug = 0; bug < 2; bug++) {
+		struct task *victim;
+
+		fork_group(th, N);
+		victim = exiter_target = th[1];
+		at_point = exit_at_first;
+		watch(CGT_PT_PGRP_STEP, NULL);
+		__atomic_store_n(&cgt_bugs_enabled, bug ? 1UL << CGT_BUG_WALK_FROM_EXITING : 0,
+				 __ATOMIC_RELAXED);
+		cr_assert_eq(oom_kill_process(victim->pid, CGT_ITER_FOR_EACH, &w),
+			     bug ? -ELOOP : 0, "%s, bug %d", era, bug);
+		unwatch();
+		__atomic_store_n(&cgt_bugs_enabled, 0, __ATOMIC_RELAXED);
+		cr_assert_eq(w.overran, bug);
+		if (bug)
+			cr_assert_str_eq(w.fn, children ? "oom_kill_process" : "find_lock_task_mm");
+		for (int i = N - 1; i >= 0; i--)
+			if (i != 1)
+				do_exit(th[i]);
+	}
+	model_shutdown();
+}
+
+Test(era, oom_kill_process_3_14_walks_the_victim_under_tasklist_lock)
+{
+	oom_kill_process_walk("3.14", true);
+}
+
+Test(era, oom_kill_process_4_4_walks_the_victim_under_tasklist_lock)
+{
+	oom_kill_process_walk("4.4", true);
+}
+
+Test(era, oom_kill_process_6_x_has_no_children_walk)
+{
+	oom_kill_process_walk("6.x", false);
 }
 
 /* A group of a leader and one thread, where the thread execs while the walk is on. */

@@ -183,6 +183,85 @@ Test(livelock, livelock_silent_for_each_from_exiting_thread, .init = livelock_bo
 	livelock_cleanup(th);
 }
 
+/*
+ * oom_kill_process before 3.14 (walk-from-exiting): the endless walk holds tasklist_lock
+ * for reading, and an exit's write_lock_irq spins behind it. A walk that goes round while
+ * holding a lock no writer waits for yet goes on (the kernel's would spin for ever); once
+ * one waits, the report names it, as the kernel's NMI backtraces show do_exit spinning.
+ */
+struct held_walk {
+	struct walk_ctx c;
+	int holding;			/* walker: tasklist_lock taken, the walk going round */
+	struct cgt_thread writer;
+};
+
+static void *held_walker_main(void *arg)
+{
+	struct held_walk *h = arg;
+	struct walk_ctx *c = &h->c;
+	struct task *t;
+
+	cgt_rcu_register_thread();
+	cgt_thread_register(&c->self, CGT_ROLE_WALKER, 0);
+	rcu_read_lock();
+	t = cgt_walk_first(&c->w, c->g, c->iter, "oom_kill_process");
+	c->first_ok = t != NULL && cgt_walk_next(&c->w) != NULL;
+	__atomic_store_n(&c->stepped, 1, __ATOMIC_RELEASE);
+	wait_flag_at_least(&c->exited, 1, NULL);
+	cgt_read_lock(&tasklist_lock);
+	c->w.held = &tasklist_lock;
+	__atomic_store_n(&h->holding, 1, __ATOMIC_RELEASE);
+	if (c->first_ok)
+		while (cgt_walk_next(&c->w))
+			;
+	cgt_read_unlock(&tasklist_lock);
+	rcu_read_unlock();
+	cgt_thread_unregister(&c->self);
+	cgt_rcu_unregister_thread();
+	return NULL;
+}
+
+static void *exit_writer_main(void *arg)
+{
+	struct held_walk *h = arg;
+
+	cgt_thread_register(&h->writer, CGT_ROLE_ACTOR, 0);
+	wait_flag_at_least(&h->holding, 1, NULL);
+	cgt_write_lock(&tasklist_lock);		/* do_exit's write_lock_irq */
+	cgt_write_unlock(&tasklist_lock);
+	cgt_thread_unregister(&h->writer);
+	return NULL;
+}
+
+Test(livelock, livelock_under_tasklist_lock_names_the_writers_behind_it,
+     .init = livelock_boot, .fini = model_fini)
+{
+	static struct held_walk h = { .c = { .iter = CGT_ITER_WHILE_EACH } };
+	struct task *th[LIVELOCK_THREADS];
+	pthread_t walker, writer;
+	struct cgt_failure f;
+	char want[96];
+
+	start_detectors(0.3, 0);
+	fork_group(th, LIVELOCK_THREADS);
+	h.c.g = th[2];
+	cr_assert_eq(pthread_create(&walker, NULL, held_walker_main, &h), 0);
+	cr_assert_eq(pthread_create(&writer, NULL, exit_writer_main, &h), 0);
+	wait_flag_at_least(&h.c.stepped, 1, NULL);
+	do_exit(h.c.g);
+	__atomic_store_n(&h.c.exited, 1, __ATOMIC_RELEASE);
+	cr_assert(join_within(walker, 10.0), "the walk did not end within 10 s");
+	cr_assert(join_within(writer, 10.0), "the writer did not get in within 10 s");
+	cgt_detect_stop();
+	cr_assert(h.c.w.overran);
+	cr_assert(first_failure(CGT_DET_LIVELOCK, &f));
+	cr_assert_not_null(f.evidence);
+	snprintf(want, sizeof(want), "behind it: thread %d (tid 0) waits for tasklist_lock "
+		 "(write), which the walker holds (read)", h.writer.id);
+	cr_assert(strstr(f.evidence, want), "no \"%s\" in:\n%s", want, f.evidence);
+	livelock_cleanup(th);
+}
+
 /* ---- invariant ---- */
 
 /*
