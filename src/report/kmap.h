@@ -115,11 +115,17 @@ struct cgt_kmap_judgement {
 	int detector, lock, functions, era;
 	char got[256];			/* what the failure showed, for people */
 	char lacks[300];		/* for a grade below reproduced: why */
+	/*
+	 * in part for good: what it lacks no other run of the model can give (the era a guess,
+	 * the kernel's own check not the model's); else another run may show it whole
+	 */
+	bool settled;
 };
 
 /*
- * The first failure of detector @det in @report (a report.json) judged against @m's record:
- * 0, or -1 if the report cannot be read or has no such failure.
+ * The failures of detector @det in @report (a report.json) judged against @m's record, the
+ * best of them in @j (a run may show the record's mechanism in its third livelock): 0, or -1
+ * if the report cannot be read or has no such failure.
  */
 int cgt_kmap_judge(const struct cgt_kmap *m, const char *report, int det,
 		   struct cgt_kmap_judgement *j);

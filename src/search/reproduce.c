@@ -94,6 +94,8 @@ int cgt_reproduce_free(struct cgt_run_config *cfg, int detector, const char *wha
 	bool same;
 
 	search_config(cfg, detector, found);
+	/* the whole run: @match weighs every failure of @detector in it, not the first */
+	cfg->stop_on = CGT_STOP_ON_NONE;
 	printf("reproduce: looking for %s (%s) free-running for %g s (seed %llu)\n",
 	       cgt_detector_names[detector], what, cfg->duration, (unsigned long long)cfg->seed);
 	fflush(stdout);
@@ -105,15 +107,12 @@ int cgt_reproduce_free(struct cgt_run_config *cfg, int detector, const char *wha
 		return CGT_EXIT_TOOL;
 	}
 	snprintf(path, sizeof(path), "%s/report.json", r.report_dir);
-	same = r.detector == detector && r.report_dir[0] &&
-	       match(path, detector, arg, got, sizeof(got));
+	snprintf(got, sizeof(got), "no %s", cgt_detector_names[detector]);
+	same = r.report_dir[0] && match(path, detector, arg, got, sizeof(got));
 	if (same)
-		printf("reproduce: free-running: %s: %s\n", r.summary, path);
-	else if (r.detector == detector)
-		printf("reproduce: free-running: %s, but another kind: %s\n",
-		       cgt_detector_names[detector], got);
+		printf("reproduce: free-running: %s: %s\n", got, path);
 	else
-		printf("reproduce: free-running: no %s\n", cgt_detector_names[detector]);
+		printf("reproduce: free-running: %s\n", got);
 	if (same)
 		snprintf(found, len, "%s", path);
 	cgt_child_result_free(&r);

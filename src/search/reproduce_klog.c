@@ -27,29 +27,48 @@
 /* on the model's locks: a kernel's report is of the kernel's code, not of our variants' */
 #define KLOG_SEARCH	"--swarm off --sched random --threads 8 --steps 5000 --locks model"
 
-/* A search's judge: the record, and the best failure seen so far that is not the record's. */
+/*
+ * A search's judge: the record, the first failure seen that is not the record's, and the
+ * first of one search that shows it in part where another run might show it whole.
+ */
 struct klog_judge {
 	const struct cgt_kmap *map;
 	struct cgt_kmap_judgement last;		/* of the failure just judged */
 	struct cgt_kmap_judgement other;	/* the first failure that was not the record's */
 	char other_path[600];
+	struct cgt_kmap_judgement part;		/* this search's first in part, not settled */
+	char part_path[600];
+	bool controlled;			/* the search is in its controlled schedules */
+	bool part_exact;			/* and the part came from one of them */
 };
 
-/* A failure is taken when it shows the record's mechanism, whole or in part. */
+/*
+ * A failure is taken when it shows the record's mechanism whole, or in part for good
+ * (kmap.h: settled). One in part that another run may show whole (the walk the record's,
+ * but not under its lock) is kept, and the search goes on for the whole; the first from a
+ * controlled schedule is kept over a free-running one, which cannot be replayed.
+ */
 static bool klog_match(const char *path, int detector, void *arg, char *got, size_t len)
 {
 	struct klog_judge *j = arg;
 	char cols[128];
 
-	if (cgt_kmap_judge(j->map, path, detector, &j->last)) {
-		snprintf(got, len, "its report cannot be read");
-		return false;
-	}
+	if (cgt_kmap_judge(j->map, path, detector, &j->last))
+		return false;	/* none: @got says so already */
 	cgt_kmap_judgement_columns(&j->last, cols, sizeof(cols));
-	snprintf(got, len, "%s (%s)", j->last.got, cols);
+	snprintf(got, len, "%s%s (%s)", j->last.grade == CGT_KMAP_IN_PART && !j->last.settled ?
+		 "in part, looking on for the whole: " : "", j->last.got, cols);
 	if (j->last.grade == CGT_KMAP_OTHER && !j->other_path[0]) {
 		j->other = j->last;
 		snprintf(j->other_path, sizeof(j->other_path), "%s", path);
+	}
+	if (j->last.grade == CGT_KMAP_IN_PART && !j->last.settled) {
+		if (!j->part_path[0] || (j->controlled && !j->part_exact)) {
+			j->part = j->last;
+			j->part_exact = j->controlled;
+			snprintf(j->part_path, sizeof(j->part_path), "%s", path);
+		}
+		return false;
 	}
 	return j->last.grade != CGT_KMAP_OTHER;
 }
@@ -396,6 +415,8 @@ static int search(const struct cgt_reproduce_opts *o, const struct cgt_kmap *map
 	memset(f, 0, sizeof(*f));
 	f->grade = CGT_KMAP_OTHER;
 	f->c = c;
+	judge->part_path[0] = '\0';
+	judge->controlled = judge->part_exact = false;
 	if (o->free_s > 0 && !candidate_config(map, c, o->free_s, o->sched, out, &cfg, words,
 						    sizeof(words)))
 		r = cgt_reproduce_free(&cfg, c->detector, what, klog_match, judge, path,
@@ -415,10 +436,21 @@ static int search(const struct cgt_reproduce_opts *o, const struct cgt_kmap *map
 		cgt_run_render_free(&cfg);
 		return 0;
 	}
+	judge->controlled = true;
 	r = cgt_reproduce(&cfg, c->detector, what, klog_match, judge, *runs, path, sizeof(path));
 	cgt_run_render_free(&cfg);
 	if (r == CGT_EXIT_TOOL)
 		return r;
+	/* no whole one: the part kept stands, one that replays over one that does not */
+	if (r && f->grade == CGT_KMAP_OTHER && judge->part_path[0]) {
+		printf("reproduce: none showed the record's mechanism whole; the first in part "
+		       "stands\n");
+		f->grade = CGT_KMAP_IN_PART;
+		f->j = judge->part;
+		f->exact = judge->part_exact;
+		snprintf(f->path, sizeof(f->path), "%s", judge->part_path);
+		return 0;
+	}
 	/* an exact schedule of the same grade replaces a free-running failure */
 	if (!r && judge->last.grade >= f->grade) {
 		f->grade = judge->last.grade;

@@ -78,9 +78,9 @@ typedef bool (*cgt_match_fn)(const char *path, int detector, void *arg, char *go
 int cgt_reproduce(struct cgt_run_config *cfg, int detector, const char *what,
 		  cgt_match_fn match, void *arg, long runs, char *found, size_t len);
 /*
- * reproduce.c: one free-running run of @cfg (its --duration, its seed) that stops at
- * @detector; 0 if it failed so and @match took the failure, its report's path in @found;
- * 4 if its report could not be written, else 1.
+ * reproduce.c: one free-running run of @cfg (its --duration, its seed), to its end; 0 if
+ * @match took a failure of @detector in its report (it weighs them all), the report's path
+ * in @found; 4 if its report could not be written, else 1.
  */
 int cgt_reproduce_free(struct cgt_run_config *cfg, int detector, const char *what,
 		       cgt_match_fn match, void *arg, char *found, size_t len);

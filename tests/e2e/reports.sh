@@ -92,19 +92,22 @@ done
 
 if [ "${MAP_ONLY:-0}" != 1 ]; then
 # Free-running first: with one controlled schedule, too few for 3.10's OOM livelock (found
-# after 5), its free-running run alone finds it (in part, as ever), and says it replays it
-# not exactly.
+# after 4), its free-running run alone finds it, whole (the walk in oom_kill_process under
+# tasklist_lock, exits waiting behind it) or, where the run met only find_lock_task_mm's
+# loop, in part; either way it says it replays it not exactly.
 log=$dir/21-rcu-stall-memcg-oom-kill-process-livelock-writer-do-exit-3.10.log
 "$bin" reproduce "$log" --runs 1 --out "$tmp/free" >"$tmp/run" 2>&1
 st=$?
 page=$(sed -n 's/^reproduce: the page: //p' "$tmp/run" | tail -1)
-if [ "$st" -eq 1 ] &&
-   grep -q "^reproduce: reproduced in part free-running only: .* as walk-from-exiting\$" "$tmp/run" &&
+if { { [ "$st" -eq 0 ] &&
+       grep -q "^reproduce: reproduced free-running only: .* as walk-from-exiting\$" "$tmp/run"; } ||
+     { [ "$st" -eq 1 ] &&
+       grep -q "^reproduce: reproduced in part free-running only: .* as walk-from-exiting\$" "$tmp/run"; }; } &&
    grep -q "^reproduce: no controlled schedule of 1 replays it exactly" "$tmp/run" &&
    [ -s "$page" ] && grep -q "id=kernel-stack" "$page"; then
-	ok "21: free-running alone reproduces it in part, its page beside the kernel's"
+	ok "21: free-running alone reproduces it ($(grep -o '^reproduce: reproduced[a-z ]*' "$tmp/run" | sed 's/^reproduce: //')), its page beside the kernel's"
 else
-	bad "21 with --runs 1: expected reproduced in part free-running only, exit 1, got exit $st"
+	bad "21 with --runs 1: expected reproduced (whole or in part) free-running only, got exit $st"
 	grep "^reproduce" "$tmp/run" | tail -4
 fi
 fi
