@@ -133,7 +133,9 @@ int cgt_explore(struct cgt_run_config *cfg, const struct cgt_explore_opts *o)
 		fputs("\r\033[K", stderr);
 	if (done < runs && !found)
 		return cgt_search_interrupted("explore", done, runs, "schedules");
-	if (found)
+	if (!found)
+		printf("explore: no schedule of %ld failed\n", runs);
+	else
 		printf("explore: %s found after %ld schedule(s); %ld of the schedules run failed\n",
 		       target_name, first, found);
 	if (found && o->shrink && first_report[0]) {
@@ -142,8 +144,6 @@ int cgt_explore(struct cgt_run_config *cfg, const struct cgt_explore_opts *o)
 		if (ret >= CGT_EXIT_SIGNAL)
 			return ret;
 	}
-	else
-		printf("explore: no schedule of %ld failed\n", runs);
 	if (cfg->expect == CGT_EXPECT_FAIL)
 		return found ? CGT_EXIT_PASS : CGT_EXIT_MISSED;
 	return found ? CGT_EXIT_FAIL : CGT_EXIT_PASS;
