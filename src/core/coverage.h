@@ -23,6 +23,8 @@
 	  "de_thread: waits for the old leader to turn zombie")			\
 	X(EXEC_LOST,		"exec-lost-race",					\
 	  "de_thread: another exec or group exit got there first (-EAGAIN)")		\
+	X(GROUP_EXIT,		"group-exit",						\
+	  "do_group_exit: SIGNAL_GROUP_EXIT and SIGKILL to the rest of the group")	\
 	X(FORK_KILLED,		"fork-killed",						\
 	  "copy_process: the parent got SIGKILL mid-fork (-EINTR)")			\
 	X(LEADER_ZOMBIE,	"leader-zombie",					\

@@ -4,23 +4,6 @@
 
 #include "model.h"
 
-/* zap_other_threads: SIGKILL to every other hashed thread; returns how many. */
-static int zap_other_threads(struct task *tsk)
-{
-	struct task *t;
-	int count = 0;
-
-	cds_list_for_each_entry(t, &tsk->signal->thread_head, thread_node) {
-		if (t == tsk)
-			continue;
-		count++;
-		WRITE_ONCE(t->sigkill, 1);
-		if (cgt_model_cfg()->hooks && cgt_model_cfg()->hooks->kill)
-			cgt_model_cfg()->hooks->kill(t);
-	}
-	return count;
-}
-
 /*
  * de_thread: called by the exec-er @tsk. Returns 0 once @tsk is alone in its group (and its
  * leader), or -EAGAIN if another exec or group exit got there first: then @tsk has SIGKILL

@@ -181,3 +181,26 @@ void do_exit(struct task *tsk)
 	cgt_point(CGT_PT_EXIT_CGROUP, tsk);
 	exit_notify(tsk);
 }
+
+/*
+ * do_group_exit (kernel/exit.c, every era): exit_group(2), glibc's exit(). Unless an exec or
+ * another group exit got there first, SIGNAL_GROUP_EXIT and SIGKILL to every other thread
+ * under siglock; then the caller's own do_exit, the others' as each sees its SIGKILL: the
+ * whole group goes at once.
+ */
+void do_group_exit(struct task *tsk)
+{
+	struct signal_struct *sig = tsk->signal;
+
+	/* the kernel looks at signal_group_exit() first without siglock: the model asks under it */
+	if (!thread_group_empty(tsk)) {
+		cgt_mutex_lock(&sig->siglock);
+		if (!signal_group_exit(sig)) {
+			sig->flags |= SIGNAL_GROUP_EXIT;
+			zap_other_threads(tsk);
+			cgt_cover(CGT_PATH_GROUP_EXIT);
+		}
+		cgt_mutex_unlock(&sig->siglock);
+	}
+	do_exit(tsk);
+}

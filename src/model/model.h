@@ -294,6 +294,7 @@ int copy_process(struct task *parent, unsigned long clone_flags, struct task **c
 
 /* exit.c */
 void do_exit(struct task *tsk);
+void do_group_exit(struct task *tsk);
 void release_task(struct task *p);
 /* The parent's wait() for zombies due (every one with @all); each model operation ticks. */
 void cgt_reap_zombies(bool all);
@@ -429,6 +430,8 @@ long check_hung_uninterruptible_tasks(struct cgt_walk *w);			/* hung_task.c */
 #define CGT_READDIR_WATCH	64
 #define CGT_READDIR_MAX		1024
 int proc_task_readdir(int tgid, long *nr, long *missed);
+/* signal.c: SIGKILL to the rest of a group (under its siglock), how many */
+int zap_other_threads(struct task *tsk);
 /* signal.c: the readers of tasklist_lock over a process group, or every process */
 int cgt_pgrp_walk(int pgid, long *nr);
 long cgt_all_process_walk(void);

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Signals sent to many processes under tasklist_lock (kernel/signal.c). */
+/* Signals: to many processes under tasklist_lock, and to a whole group (kernel/signal.c). */
 #include <errno.h>
 
 #include "model.h"
@@ -50,4 +50,24 @@ long cgt_all_process_walk(void)
 	rcu_read_unlock();
 	cgt_read_unlock(&tasklist_lock);
 	return nr;
+}
+
+/*
+ * zap_other_threads (kernel/signal.c): SIGKILL to every other thread of @tsk's group, under
+ * its siglock (the caller's); returns how many.
+ */
+int zap_other_threads(struct task *tsk)
+{
+	struct task *t;
+	int count = 0;
+
+	cds_list_for_each_entry(t, &tsk->signal->thread_head, thread_node) {
+		if (t == tsk)
+			continue;
+		count++;
+		WRITE_ONCE(t->sigkill, 1);
+		if (cgt_model_cfg()->hooks && cgt_model_cfg()->hooks->kill)
+			cgt_model_cfg()->hooks->kill(t);
+	}
+	return count;
 }

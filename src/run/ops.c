@@ -88,10 +88,10 @@ static struct task *get_random_task(struct cgt_run *run, struct prng *rng)
 }
 
 /*
- * A thread-group walk: the OOM killer's scan of every thread and khungtaskd's, one in
- * sixteen each (under RCU alone), the OOM killer's walk of its victim (under tasklist_lock,
- * in the eras that had it) and its find_lock_task_mm (under RCU), three in sixteen each, and
- * taskstats under siglock the rest (model/). A walker with a watch keeps walking a live
+ * A thread-group walk: the OOM killer's scan of every thread, khungtaskd's, and the OOM
+ * killer's kill of a victim (dump_header's lines, then the victim's threads under
+ * tasklist_lock in the eras that had it), one in sixteen each; find_lock_task_mm (under RCU)
+ * five in sixteen, and taskstats under siglock the rest (model/). A walker with a watch keeps walking a live
  * process for a while, as a monitor polls it.
  */
 static void read_walk(struct cgt_run *run, struct prng *rng, struct cgt_watch *watch)
@@ -111,7 +111,7 @@ static void read_walk(struct cgt_run *run, struct prng *rng, struct cgt_watch *w
 	} else if (ret == 1) {
 		check_hung_uninterruptible_tasks(&w);	/* a scan always ends */
 		ret = 0;
-	} else if (ret <= 4) {
+	} else if (ret == 2) {
 		ret = oom_kill_process(tgid, run->cfg->iter, &w);
 	} else if (ret <= 7) {
 		ret = oom_badness(tgid, run->cfg->iter, &w);
@@ -231,7 +231,11 @@ enum cgt_op_result cgt_do_op(struct cgt_run *run, struct task *me, enum cgt_op o
 		WRITE_ONCE(cgt_self->pid, READ_ONCE(me->pid));	/* it may have taken the leader's */
 		break;
 	case CGT_OP_EXIT:
-		do_exit(me);
+		/* one exit in four is the whole process's: exit_group(2), as glibc's exit() */
+		if (prng_below(rng, 4))
+			do_exit(me);
+		else
+			do_group_exit(me);
 		stat_inc(run, ops[CGT_OP_EXIT]);
 		return CGT_OP_EXITED;
 	case CGT_OP_MIGRATE:

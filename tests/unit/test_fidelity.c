@@ -403,6 +403,32 @@ Test(fidelity, de_thread_kills_under_siglock_only)
 }
 
 /*
+ * do_group_exit (kernel/exit.c): SIGNAL_GROUP_EXIT and SIGKILL to every other thread under
+ * siglock, then the caller's own exit; an exec that comes after loses (de_thread -EAGAIN),
+ * and a thread forked into the dying group is refused (copy_process -EINTR).
+ */
+Test(fidelity, do_group_exit_kills_the_rest_and_an_exec_loses)
+{
+	struct task *th[N], *child;
+	struct signal_struct *sig;
+
+	fork_group(th, N);
+	sig = th[0]->signal;
+	do_group_exit(th[1]);
+	cr_assert(signal_group_exit(sig), "SIGNAL_GROUP_EXIT is set");
+	for (int i = 0; i < N; i++)
+		if (i != 1)
+			cr_assert(fatal_signal_pending(th[i]), "th%d has SIGKILL pending", i);
+	cr_assert_eq(READ_ONCE(sig->nr_threads), N - 1, "the caller is gone");
+	cr_assert_eq(de_thread(th[2]), -EAGAIN, "an exec after the group exit loses the race");
+	cr_assert_eq(copy_process(th[3], CLONE_THREAD, &child), -EINTR);
+	do_exit(th[3]);
+	do_exit(th[2]);
+	do_exit(th[0]);
+	model_shutdown();
+}
+
+/*
  * cgroup_attach_task (kernel/cgroup.c, 3.15): the group is collected under css_set_rwsem
  * held for reading, taken outside the RCU read side; 3.14 collected under RCU alone.
  */
