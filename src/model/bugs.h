@@ -40,7 +40,7 @@
 	  .twin = "for_each_process_thread, as from 3.14 (\"oom_kill: change oom_kill.c to use "	\
 		"for_each_thread()\")",	\
 	  .options = "--swarm off --perturb 100 --threads 64 --mix fork=35,exec=10,exit=15,migrate=5,observe=35",	\
-	  .explore = "--swarm off --sched random --threads 8 --steps 20000 --mix "	\
+	  .explore = "--swarm off --sched random --threads 8 --steps 60000 --mix "	\
 		"fork=30,exec=15,exit=10,migrate=0,observe=45")	\
 	X(NO_PID_ALIVE,	\
 	  .name = "no-pid-alive", .detector = CGT_DET_ASAN, .build = "asan",	\

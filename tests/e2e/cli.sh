@@ -247,9 +247,10 @@ check() {
 		fails=$((fails + 1))
 	fi
 }
-# interrupted: how far it got, 128 + the signal, never "no schedule failed"
+# interrupted: how far it got, 128 + the signal, never "no schedule failed" (the kernel as it
+# shipped: no bug to find and end the search before the signal)
 sd=$(mktemp -d)
-"$bin" explore --bug walk-from-exiting --swarm off --sched random --threads 8 --steps 5000 \
+"$bin" explore --swarm off --sched random --threads 8 --steps 5000 \
 	--runs 100000 --seed 100000 --out "$sd/x" >"$out" 2>&1 &
 pid=$!
 sleep 2
