@@ -53,6 +53,10 @@ static const struct tunable compare_tunables[] = {
 	  CMP(reference), 0, 0 },
 };
 
+const struct cgt_cli_table cgt_compare_options = {
+	compare_tunables, ARRAY_SIZE(compare_tunables)
+};
+
 static void compare_help(FILE *f)
 {
 	fprintf(f, "usage: cgtorture compare [OPTION...]\n\n"

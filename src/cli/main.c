@@ -47,9 +47,9 @@ static int cmd_run(int argc, char **argv)
 }
 
 static int cmd_help(int argc, char **argv);
-struct command;
-static const struct command *find_command(const char *name);
-static int command_help(const struct command *c);
+struct cgt_command;
+static const struct cgt_command *find_command(const char *name);
+static int command_help(const struct cgt_command *c);
 
 static int cmd_list(int argc, char **argv)
 {
@@ -74,34 +74,32 @@ static int cmd_list(int argc, char **argv)
 	return CGT_EXIT_PASS;
 }
 
-/*
- * The commands: each one's name, its arguments and one line of help for the usage text, and
- * its main (given argv from the command's name on). An unknown command lists the names.
- */
-static const struct command {
-	const char *name;
-	const char *args;
-	const char *help;
-	int (*main)(int argc, char **argv);
-} commands[] = {
-	{ "run", "[OPTION...]", "stress the model (the default command)", cmd_run },
-	{ "bugs", "[--tsv]", "the catalogue of known bugs", cmd_list },
-	{ "locks", "", "the lock variants", cmd_list },
-	{ "schedulers", "", "the schedulers of controlled runs, one a line", cmd_list },
+/* The commands; an unknown one lists the names. */
+static const struct cgt_command commands[] = {
+	{ "run", "[OPTION...]", "stress the model (the default command)", .main = cmd_run,
+	  .run_options = true },
+	{ "bugs", "[--tsv]", "the catalogue of known bugs", .main = cmd_list },
+	{ "locks", "", "the lock variants", .main = cmd_list },
+	{ "schedulers", "", "the schedulers of controlled runs, one a line", .main = cmd_list },
 	{ "eras", "[--table]", "the kernel eras of --kernel (--table: what each does, whence)",
-	  cmd_list },
-	{ "compare", "[OPTION...]", "lock variants side by side (compare --help)", cgt_compare_main },
-	{ "explore", "[OPTION...]", "many controlled schedules, until one fails", cgt_explore_main },
-	{ "replay", "REPORT", "run a report's failure again (replay --help)", cgt_replay_main },
-	{ "shrink", "REPORT", "cut a controlled failure's schedule down", cgt_shrink_main },
-	{ "show", "REPORT", "print a report's story and write report.html beside it", cgt_show_main },
+	  .main = cmd_list },
+	{ "compare", "[OPTION...]", "lock variants side by side (compare --help)",
+	  .main = cgt_compare_main, .options = &cgt_compare_options },
+	{ "explore", "[OPTION...]", "many controlled schedules, until one fails",
+	  .main = cgt_explore_main, .options = &cgt_explore_options, .run_options = true },
+	{ "replay", "REPORT", "run a report's failure again (replay --help)",
+	  .main = cgt_replay_main, .options = &cgt_replay_options },
+	{ "shrink", "REPORT", "cut a controlled failure's schedule down",
+	  .main = cgt_shrink_main, .options = &cgt_shrink_options },
+	{ "show", "REPORT", "print a report's story and write report.html beside it",
+	  .main = cgt_show_main },
 	{ "reproduce", "REPORT", "a free-running failure as an exact controlled replay",
-	  cgt_reproduce_main },
-	{ "help", "[CMD]", "every option, or CMD's (as CMD --help); --version: which cgtorture",
-	  cmd_help },
+	  .main = cgt_reproduce_main, .options = &cgt_reproduce_options },
+	{ "help", "[CMD]", "every option, or CMD's (as CMD --help); --version: which cgtorture; "
+	  "--man: the manual page; --completion bash: bash's completion", .main = cmd_help },
 };
 
-static const struct command *find_command(const char *name)
+static const struct cgt_command *find_command(const char *name)
 {
 	for (size_t k = 0; k < ARRAY_SIZE(commands); k++)
 		if (!strcmp(name, commands[k].name))
@@ -110,7 +108,7 @@ static const struct command *find_command(const char *name)
 }
 
 /* help CMD is CMD --help; a list command's help is its usage line. */
-static int command_help(const struct command *c)
+static int command_help(const struct cgt_command *c)
 {
 	char *argv[] = { (char *)c->name, (char *)"--help", NULL };
 
@@ -123,8 +121,26 @@ static int command_help(const struct command *c)
 
 static int cmd_help(int argc, char **argv)
 {
-	const struct command *c = argc == 2 ? find_command(argv[1]) : NULL;
+	const struct cgt_command *c = argc == 2 ? find_command(argv[1]) : NULL;
 
+	/* help --help is help */
+	if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")))
+		argc = 1;
+
+	/* the manual page and the completion script, from the same tables as --help */
+	if (argc == 2 && !strcmp(argv[1], "--man")) {
+		cgt_cli_manual(stdout, commands, ARRAY_SIZE(commands), CGT_VERSION);
+		return CGT_EXIT_PASS;
+	}
+	if (argc >= 2 && !strcmp(argv[1], "--completion")) {
+		if (argc != 3 || strcmp(argv[2], "bash")) {
+			fprintf(stderr, "cgtorture: help --completion: '%s' is no shell this writes "
+				"for (valid: bash)\n", argc > 2 ? argv[2] : "");
+			return CGT_EXIT_USAGE;
+		}
+		cgt_cli_completion_bash(stdout, commands, ARRAY_SIZE(commands));
+		return CGT_EXIT_PASS;
+	}
 	if (argc > 2 || (argc == 2 && (!c || c->main == cmd_help))) {
 		fprintf(stderr, "cgtorture: help: '%s' is no command (cgtorture help lists them)\n",
 			argv[argc - 1]);
@@ -133,7 +149,7 @@ static int cmd_help(int argc, char **argv)
 	if (c)
 		return command_help(c);
 	for (size_t k = 0; k < ARRAY_SIZE(commands); k++) {
-		const struct command *c = &commands[k];
+		const struct cgt_command *c = &commands[k];
 		char lhs[40];
 
 		/* the first is the default command: its name may be left out */

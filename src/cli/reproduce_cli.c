@@ -43,6 +43,10 @@ static const struct tunable reproduce_tunables[] = {
 	  "(a lockdep cycle's)", offsetof(struct cgt_reproduce_opts, locks), 0, 0 },
 };
 
+const struct cgt_cli_table cgt_reproduce_options = {
+	reproduce_tunables, ARRAY_SIZE(reproduce_tunables)
+};
+
 static void reproduce_help(FILE *f)
 {
 	fputs("usage: cgtorture reproduce REPORT [--runs N] [--shrink N] [--out DIR]\n\n"

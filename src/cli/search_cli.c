@@ -27,6 +27,10 @@ static const struct tunable explore_tunables[] = {
 	  offsetof(struct cgt_explore_opts, shrink), 0, 1000000 },
 };
 
+const struct cgt_cli_table cgt_explore_options = {
+	explore_tunables, ARRAY_SIZE(explore_tunables)
+};
+
 static void explore_help(FILE *f)
 {
 	fputs("usage: cgtorture explore [--runs N] [--keep-going] [--shrink N] [run options]\n\n"
@@ -102,6 +106,8 @@ static const struct tunable replay_tunables[] = {
 	  offsetof(struct report_opts, runs), 1, 100000 },
 };
 
+const struct cgt_cli_table cgt_replay_options = { replay_tunables, ARRAY_SIZE(replay_tunables) };
+
 /* The search a report command runs once its report's run is configured. */
 typedef int (*report_search_fn)(const struct report_opts *o, const struct cgt_report_in *r,
 				struct cgt_run_config *cfg);
@@ -164,6 +170,8 @@ static const struct tunable shrink_tunables[] = {
 	  "no trial starts past this many seconds (suffix ms, s, m or h)",
 	  offsetof(struct report_opts, seconds), 1, 24 * 3600 },
 };
+
+const struct cgt_cli_table cgt_shrink_options = { shrink_tunables, ARRAY_SIZE(shrink_tunables) };
 
 static void shrink_help(FILE *f)
 {

@@ -88,6 +88,15 @@ for c in run bugs locks schedulers eras compare explore replay shrink show repro
 	expect 0 "$c" --help
 done
 expect 2 help nosuchcommand
+expect 0 help --help
+grep -q "^usage: cgtorture \[run\]" "$out" || { echo "FAIL: help --help: not help's text"; fails=$((fails + 1)); }
+# the manual page and the completion script (tests/e2e/install.sh renders and runs them)
+expect 0 help --man
+grep -q '^\.TH CGTORTURE 1 ' "$out" || { echo "FAIL: help --man: no .TH line"; fails=$((fails + 1)); }
+expect 0 help --completion bash
+grep -q '^complete -F _cgtorture cgtorture$' "$out" || { echo "FAIL: help --completion bash: no complete line"; fails=$((fails + 1)); }
+expect 2 help --completion zsh
+expect 2 help --completion
 
 # The error names the valid choices.
 "$bin" run --css-lock nosuchlock 2>"$err"
