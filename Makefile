@@ -1,7 +1,7 @@
 # cgtorture -- GNU Make. Three builds, each in its own folder:
 #   build/plain (gcc -O2), build/tsan (clang, ThreadSanitizer), build/asan (clang, ASan+UBSan).
 # Targets: all (./cgtorture), tsan, asan, check (the fast tier), test, stress, bench, fuzz,
-# mutants, clean.
+# mutants, install and uninstall (PREFIX=/usr/local), clean.
 
 BUILDS   := plain tsan asan
 CC_plain := gcc
@@ -44,7 +44,7 @@ export UBSAN_OPTIONS ?= print_stacktrace=1 halt_on_error=1
 EXTRA_OBJS_tsan := build/tsan/gen/tsan_suppressions.o
 
 .PHONY: all plain tsan asan check test unit stress bench bench-detect bench-sched clean deps check-layers \
-	kernel-check
+	kernel-check install uninstall
 all: cgtorture
 
 deps:
@@ -96,6 +96,27 @@ FORCE:
 
 cgtorture: build/plain/cgtorture
 	cp $< $@
+
+# The manual page and bash's completion, written by the plain binary from its own tables of
+# options (src/cli/manual.c, src/cli/completion.c), and installed with it under PREFIX
+# (DESTDIR for a staged install): the page where man looks, the completion where the
+# bash-completion package loads it from when cgtorture is first completed.
+PREFIX ?= /usr/local
+bindir  := $(DESTDIR)$(PREFIX)/bin
+man1dir := $(DESTDIR)$(PREFIX)/share/man/man1
+compdir := $(DESTDIR)$(PREFIX)/share/bash-completion/completions
+
+build/plain/cgtorture.1: build/plain/cgtorture
+	$< help --man >$@.tmp && mv $@.tmp $@
+build/plain/cgtorture.bash: build/plain/cgtorture
+	$< help --completion bash >$@.tmp && mv $@.tmp $@
+
+install: build/plain/cgtorture build/plain/cgtorture.1 build/plain/cgtorture.bash
+	install -D -m 755 build/plain/cgtorture $(bindir)/cgtorture
+	install -D -m 644 build/plain/cgtorture.1 $(man1dir)/cgtorture.1
+	install -D -m 644 build/plain/cgtorture.bash $(compdir)/cgtorture
+uninstall:
+	rm -f $(bindir)/cgtorture $(man1dir)/cgtorture.1 $(compdir)/cgtorture
 
 plain: build/plain/cgtorture
 tsan: build/tsan/cgtorture
@@ -157,6 +178,7 @@ test: $(UNIT_TESTS) build/plain/cgtorture build/tsan/cgtorture build/asan/cgtort
 	sched		'tests/e2e/sched.sh build' \
 	seeing		'tests/e2e/seeing.sh build' \
 	compare		'tests/e2e/compare.sh build/plain/cgtorture' \
+	install		'tests/e2e/install.sh' \
 	docs		'tests/e2e/docs.sh build' \
 	nightly-plan	'python3 tests/tools/test_nightly_plan.py' \
 	nightly		'tests/e2e/nightly.sh build' \

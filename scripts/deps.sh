@@ -20,6 +20,7 @@ parallel:/usr/bin/parallel
 graphviz:/usr/bin/dot
 chromium:/usr/bin/chromium
 fonts-dejavu-core:/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf
+man-db:/usr/bin/man
 "
 
 missing=""
