@@ -132,6 +132,10 @@ while IFS="$(printf '\t')" read -r file cmd; do
 		expect 0 "6\\.x" eras ;;
 	"./cgtorture help explore")
 		expect 0 "^usage: cgtorture explore" "$@" ;;
+	"./cgtorture help --man")
+		expect 0 "^\\.TH CGTORTURE 1 " "$@" ;;
+	"./cgtorture help --completion bash")
+		expect 0 "^complete -F _cgtorture cgtorture$" "$@" ;;
 	"./cgtorture --version")
 		expect 0 "^cgtorture .* \\(plain build\\)$" "$@" ;;
 	*)
