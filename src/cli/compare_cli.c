@@ -158,7 +158,7 @@ int cgt_compare_main(int argc, char **argv)
 	struct cgt_compare_config cfg;
 	struct tunable_set set = TUNABLE_SET(compare_tunables, &cfg);
 	struct cgt_cmp_result res;
-	char *command = NULL;
+	char *command = NULL, why[256];
 	size_t len = 0;
 	FILE *m;
 	int ret, nctx, interrupted;
@@ -191,6 +191,9 @@ int cgt_compare_main(int argc, char **argv)
 	printf("\n  %d cell(s) x %d repeat(s) x %d contexts x %g s: about %.0f s\n",
 	       cfg.workloads.n * cfg.threads.n * cfg.locks.n, cfg.repeat, nctx, cfg.duration,
 	       cfg.workloads.n * cfg.threads.n * cfg.locks.n * cfg.repeat * nctx * cfg.duration);
+	if (cgt_cmp_config_noisy(&cfg, why, sizeof(why)))
+		printf("warning: no ratio of this comparison will mean much (marked '?'): %s "
+		       "(docs/compare.md)\n", why);
 	fflush(stdout);
 
 	/* a signal ends it after the cell under way: the cells measured whole are written */

@@ -103,22 +103,32 @@ static void cpu_model(char *buf, size_t len)
 		fclose(f);
 }
 
+/*
+ * One line as a cell is measured: its rates, and its CPU-time ratios (of the bare lock over
+ * its limit, of the harness over the bare lock), each followed by '?' when it means little:
+ * why, on a line of its own if the cell's repeats are to blame (the comparison's own reasons
+ * are said once, before the first cell).
+ */
 static void print_cell(const struct cgt_cmp_result *res, int i)
 {
 	const struct cgt_cmp_cell *c = &res->cells[i];
-	char rate[CGT_CMP_NR_CTX][16];
+	char rate[CGT_CMP_NR_CTX][16], why[256];
+	const char *q = cgt_cmp_ratios_noisy(res->cfg, c) ? "?" : "";
 
 	for (int ctx = 0; ctx < CGT_CMP_NR_CTX; ctx++)
 		cgt_cmp_format(rate[ctx], sizeof(rate[ctx]), CGT_UNIT_RATE, c->rate[ctx].median);
-	printf("[%3d/%d] %-13s %-14s %4d threads: %7s acquisitions/s limit, %7s bare (x%.2f), "
-	       "%7s harness (x%.2f), loop %.1fns/op", i + 1, res->ncells, c->workload->name,
+	printf("[%3d/%d] %-13s %-14s %4d threads: %7s acquisitions/s limit, %7s bare (x%.2f%s), "
+	       "%7s harness (x%.2f%s), loop %.1fns/op", i + 1, res->ncells, c->workload->name,
 	       c->lock->name, c->threads, rate[CGT_CMP_LIMIT], rate[CGT_CMP_BARE],
-	       c->vs_limit.median, rate[CGT_CMP_HARNESS], c->overhead.median, c->loop_ns.median);
+	       c->vs_limit.median, q, rate[CGT_CMP_HARNESS], c->overhead.median, q,
+	       c->loop_ns.median);
 	if (res->cfg->reference)
-		printf(", reference %s %7s (limit x%.2f)",
+		printf(", reference %s %7s (limit x%.2f%s)",
 		       c->lock->reference ? c->lock->reference : "none", rate[CGT_CMP_REFERENCE],
-		       c->vs_reference.median);
+		       c->vs_reference.median, q);
 	printf("%s\n", c->consistent ? "" : "  WRITERS OVERLAPPED");
+	if (cgt_cmp_cell_noisy(c, why, sizeof(why)))
+		printf("        ? its ratios mean little, its repeats disagree: %s\n", why);
 	fflush(stdout);
 }
 

@@ -215,6 +215,24 @@ static inline bool cgt_cmp_ctx_on(const struct cgt_compare_config *cfg, int ctx)
 {
 	return ctx != CGT_CMP_REFERENCE || cfg->reference;
 }
+/*
+ * compare_noise.c: when ratios mean little (docs/compare.md). Every ratio of a comparison:
+ * with one repeat, or measurements shorter than CGT_CMP_MIN_SECONDS. Those of cell @c: a
+ * ratio whose repeats spread ((max - min) / median) over CGT_CMP_MAX_SPREAD. Each says why in
+ * @why.
+ */
+#define CGT_CMP_MIN_SECONDS	0.25
+#define CGT_CMP_MAX_SPREAD	0.5
+bool cgt_cmp_config_noisy(const struct cgt_compare_config *cfg, char *why, size_t len);
+bool cgt_cmp_cell_noisy(const struct cgt_cmp_cell *c, char *why, size_t len);
+/* Whether cell @c's ratios, measured by @cfg, mean little. */
+static inline bool cgt_cmp_ratios_noisy(const struct cgt_compare_config *cfg,
+					const struct cgt_cmp_cell *c)
+{
+	char why[8];
+
+	return cgt_cmp_config_noisy(cfg, why, sizeof(why)) || cgt_cmp_cell_noisy(c, why, sizeof(why));
+}
 /* compare_table.c */
 void cgt_cmp_print_tables(FILE *f, const struct cgt_cmp_result *res);
 /* figures.c: a figure in its unit, three significant digits ("850ns", "4.56M"; "-" if NaN) */

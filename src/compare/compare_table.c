@@ -65,6 +65,11 @@ static const struct column latency_cols[] = {
 	{ "passed", CGT_CMP_HARNESS, CGT_FIG_PASSED_OVER, -1 },
 };
 
+static bool is_ratio(const struct column *col)
+{
+	return col->fig == COL_OVERHEAD || col->fig == COL_VS_LIMIT || col->fig == COL_VS_REF;
+}
+
 static double value(const struct cgt_cmp_cell *c, const struct column *col)
 {
 	const struct cgt_cmp_stat *r = &c->rate[col->ctx];
@@ -77,8 +82,9 @@ static double value(const struct cgt_cmp_cell *c, const struct column *col)
 		return c->vs_reference.median;
 	if (col->fig == COL_RATE)
 		return r->median;
+	/* one repeat has no spread: "-", not a best 0% */
 	if (col->fig == COL_SPREAD)
-		return r->median > 0 ? (r->max - r->min) / r->median : NAN;
+		return c->repeats > 1 && r->median > 0 ? (r->max - r->min) / r->median : NAN;
 	return c->fig[col->ctx][col->fig].median;
 }
 
@@ -88,7 +94,7 @@ static void format(char *buf, size_t len, const struct column *col, double v)
 		snprintf(buf, len, "-");
 	else if (col->fig == COL_SPREAD)
 		snprintf(buf, len, "%.0f%%", v * 100);
-	else if (col->fig == COL_OVERHEAD || col->fig == COL_VS_LIMIT || col->fig == COL_VS_REF)
+	else if (is_ratio(col))
 		snprintf(buf, len, "x%.2f", v);
 	else if (col->fig == COL_RATE)
 		cgt_cmp_format(buf, len, CGT_UNIT_RATE, v);
@@ -109,6 +115,15 @@ static double best_of(const struct cgt_cmp_cell *cells, int first, int last,
 			best = v;
 	}
 	return best;
+}
+
+/* After a value: '*' the best at its thread count, '?' a ratio that means little */
+static char mark(const struct cgt_cmp_result *res, int g, int end, int i,
+		 const struct column *col, double v)
+{
+	if (is_ratio(col))
+		return cgt_cmp_ratios_noisy(res->cfg, &res->cells[i]) ? '?' : ' ';
+	return end - g > 1 && v == best_of(res->cells, g, end, col) ? '*' : ' ';
 }
 
 static void print_table(FILE *f, const struct cgt_cmp_result *res, int first, int last,
@@ -136,8 +151,7 @@ static void print_table(FILE *f, const struct cgt_cmp_result *res, int first, in
 				if (!cgt_cmp_ctx_on(res->cfg, cols[k].ctx))
 					continue;
 				format(buf, sizeof(buf), &cols[k], v);
-				fprintf(f, " %*s%c", COL_WIDTH, buf,
-					end - g > 1 && v == best_of(cells, g, end, &cols[k]) ? '*' : ' ');
+				fprintf(f, " %*s%c", COL_WIDTH, buf, mark(res, g, end, i, &cols[k], v));
 			}
 			fprintf(f, "%s\n", cells[i].consistent ? "" : "  WRITERS OVERLAPPED");
 		}
@@ -311,6 +325,32 @@ static void print_reading(FILE *f, const struct cgt_cmp_result *res, int first, 
 }
 
 
+/*
+ * When ratios mean little (compare_noise.c): the comparison's reasons, or each cell whose
+ * repeats disagree, under the tables that mark them '?'.
+ */
+static void print_noise(FILE *f, const struct cgt_cmp_result *res, int first, int last)
+{
+	char why[256];
+	int n = 0;
+
+	if (cgt_cmp_config_noisy(res->cfg, why, sizeof(why))) {
+		fprintf(f, "Warning: no ratio here means much ('?'): %s (docs/compare.md).\n", why);
+		return;
+	}
+	for (int i = first; i < last; i++)
+		n += cgt_cmp_cell_noisy(&res->cells[i], why, sizeof(why));
+	if (!n)
+		return;
+	fprintf(f, "Warning: the ratios of %d of %d cells mean little ('?'), their repeats spread "
+		"over %.0f%% of the median (docs/compare.md):\n", n, last - first,
+		CGT_CMP_MAX_SPREAD * 100);
+	for (int i = first; i < last; i++)
+		if (cgt_cmp_cell_noisy(&res->cells[i], why, sizeof(why)))
+			fprintf(f, "  %s at %d thread%s: %s\n", res->cells[i].lock->name,
+				res->cells[i].threads, res->cells[i].threads == 1 ? "" : "s", why);
+}
+
 /* Each variant's reference, once: "rwlock: ck_rwlock (Concurrency Kit's ...)". */
 static void print_references(FILE *f, const struct cgt_cmp_result *res, int first, int last)
 {
@@ -355,5 +395,6 @@ void cgt_cmp_print_tables(FILE *f, const struct cgt_cmp_result *res)
 		print_table(f, res, first, last, latency_cols, (int)ARRAY_SIZE(latency_cols));
 		fputc('\n', f);
 		print_reading(f, res, first, last);
+		print_noise(f, res, first, last);
 	}
 }

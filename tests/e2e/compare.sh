@@ -40,11 +40,21 @@ grep -Eq '^At 1 thread the limit is within x1.25 of its reference for [0-4] of 4
 	fail "the reading does not count the variants within x1.25"
 [ "$(grep -c '^  rcu-spinlock   urcu+ck_spinlock_ticket: ' "$log")" = 2 ] ||
 	fail "no references under the cost tables"
+# one repeat of 0.1 s: said before the first cell and under each workload's tables, each
+# ratio of the cells' lines marked, and no spread of 0%
+grep -q "^warning: no ratio of this comparison will mean much (marked '?'): one repeat, no spread to judge them by; measurements of 0.1 s, under 0.25 s" "$log" ||
+	fail "no warning before the cells that one repeat of 0.1 s makes the ratios mean little"
+[ "$(grep -c "^Warning: no ratio here means much ('?'): one repeat" "$log")" = 2 ] ||
+	fail "no warning under each workload's tables that its ratios mean little"
+[ "$(grep -c '^\[ *[0-9]*/16\] .* bare (x[0-9.]*?), .* harness (x[0-9.]*?), .*(limit x[0-9.]*?)' "$log")" = 16 ] ||
+	fail "a cell's line has a ratio not marked '?'"
+grep -Eq '^[a-z-]+ +[0-9]+ .* 0%' "$log" && fail "a spread of one repeat shows as 0%"
 for w in $workloads; do
 	for lock in $locks; do
 		for t in 1 2; do
 			# the cost row: loop, limit, reference, ratio, bare, ratio, harness, ratio
-			ns='[0-9.]+[nu]s\*?' x='x[0-9]+\.[0-9]{2}'
+			# (every ratio marked '?': one repeat of 0.1 s means little)
+			ns='[0-9.]+[nu]s\*?' x='x[0-9]+\.[0-9]{2}\?'
 			grep -Eq "^$lock +$t +$ns +$ns +$ns +$x +$ns +$x +$ns +$x *$" "$log" ||
 				fail "$w: the cost table has no row with numbers for $lock at $t threads"
 			# the throughput row: limit/s, reads/s, writes/s, then 'vs limit'
@@ -102,7 +112,20 @@ if command -v gnuplot >/dev/null; then
 	done
 fi
 ls -a "$dir" | grep -q '\.tmp' && fail "a temporary file was left in $dir"
-[ "$fails" = 0 ] && echo "ok:   compare: tables, reading, compare.csv, compare.json and plots for every variant"
+[ "$fails" = 0 ] && echo "ok:   compare: tables, reading, compare.csv, compare.json and plots for every variant; one repeat of 0.1 s warned of"
+
+# two repeats of 0.25 s: no warning for the comparison; a cell whose repeats disagree (the
+# machine decides which, if any) is named under the tables whenever a ratio is marked '?'
+"$bin" compare --locks spinlock,rwsem --threads 2 --duration 0.25 --repeat 2 --seed 5 \
+	--out "$out/d" >"$log" 2>&1 || fail "compare --repeat 2 --duration 0.25 exited $?"
+grep -qi 'no ratio' "$log" && fail "two repeats of 0.25 s: warned that no ratio means much"
+marked=$(grep -Ec '^(spinlock|rwsem) +2 .*x[0-9.]+\?' "$log")
+named=$(grep -Ec '^  (spinlock|rwsem) at 2 threads: (bare/lim|harn/bare) x' "$log")
+if [ "$marked" -gt 0 ] && ! grep -q "^Warning: the ratios of $named of 2 cells mean little" "$log"; then
+	fail "ratios marked '?' in $marked table rows, but no warning names their $named cell(s)"
+fi
+[ "$named" -gt 0 ] && [ "$marked" = 0 ] && fail "$named cell(s) named noisy, none marked '?'"
+[ "$fails" = 0 ] && echo "ok:   compare --repeat 2 --duration 0.25: no warning for the comparison; $named of 2 cells' repeats disagreed, each named and marked"
 
 # without gnuplot: one line, and the files all the same
 PATH=/nonexistent "$bin" compare --locks spinlock --threads 1 --duration 0.05 --repeat 1 \
