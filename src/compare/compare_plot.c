@@ -1,12 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The plots of cgtorture compare, drawn by gnuplot from compare.gp, a script that carries
- * its data inline so that it can be run again by hand in the results folder. Per workload:
- * the acquisition rate against the thread count, a line per variant (median, bars from min
- * to max over the repeats) and a dashed one in its colour for its limit; and the latency percentiles of each side at the largest thread
- * count, a line per variant. Each as PNG (pngcairo) and SVG, drawn under a temporary name
- * and renamed into place once gnuplot has succeeded. Without gnuplot, the script is still
- * written and one line says how to get the pictures.
+ * its data inline so that it can be run again by hand in the results folder. Each variant
+ * has a colour of its own (a palette as long as the longest --locks list), the same in every
+ * plot; each context a line style of its own. Per workload: the acquisition rate against the
+ * thread count, per variant a solid line for the bare lock (median, bars from min to max
+ * over the repeats), dashed its limit, dotted the harness and, with --reference, dash-dotted
+ * its reference; and the latency percentiles of each side at the largest thread count, per
+ * variant the bare lock solid and the harness dotted. Every legend stands outside the plot
+ * area, so that no line runs under it: the variants by colour, the contexts by line style.
+ * Each plot as PNG (pngcairo) and SVG, drawn under a temporary name and renamed into place
+ * once gnuplot has succeeded. Without gnuplot, the script is still written and one line says
+ * how to get the pictures.
  */
 #include <errno.h>
 #include <limits.h>
@@ -26,6 +31,28 @@ static const char *const formats[][2] = {	/* file suffix, gnuplot terminal */
 
 static const char *const kinds[] = { "throughput", "latency" };
 
+/*
+ * One colour per variant of a list, told apart on a white background: Tableau's ten, then
+ * six darker ones.
+ */
+static const char *const palette[] = {
+	"#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f",
+	"#bcbd22", "#17becf", "#000000", "#393b79", "#637939", "#843c39", "#7b4173", "#b8860b",
+};
+_Static_assert(ARRAY_SIZE(palette) >= CGT_LIST_MAX, "a colour for every variant of a list");
+
+/* The line style of each context drawn, and its entry in the legend */
+static const struct {
+	int ctx;
+	const char *style;
+	const char *title;
+} contexts[] = {
+	{ CGT_CMP_BARE, "lw 2 pt 7", "bare lock" },
+	{ CGT_CMP_LIMIT, "dt '-' lw 1", "limit" },
+	{ CGT_CMP_HARNESS, "dt '.' lw 2 pt 6", "harness" },
+	{ CGT_CMP_REFERENCE, "dt '-.' lw 1", "reference" },
+};
+
 /* A number for gnuplot: NaN is a point it skips. */
 static void gp_number(FILE *f, double v)
 {
@@ -36,8 +63,9 @@ static void gp_number(FILE *f, double v)
 }
 
 /*
- * $rate<w>: per lock a block of "threads median min max limit" (the bare lock's rate, and
- * the median of its limit's), blocks two blank lines apart.
+ * $rate<w>: per lock a block of "threads median min max limit harness reference" (the bare
+ * lock's rate over the repeats, then the median of each other context's; NaN for the
+ * reference without --reference), blocks two blank lines apart.
  */
 static void data_rate(FILE *f, const struct cgt_cmp_result *res, int w)
 {
@@ -46,8 +74,8 @@ static void data_rate(FILE *f, const struct cgt_cmp_result *res, int w)
 
 	fprintf(f, "$rate%d << EOD\n", w);
 	for (int l = 0; l < cfg->locks.n; l++) {
-		fprintf(f, "# %s: threads, acquisitions/s median, min, max; the limit's median\n",
-			cfg->locks.v[l]->name);
+		fprintf(f, "# %s: threads, acquisitions/s median, min, max; the medians of the "
+			"limit, the harness, the reference\n", cfg->locks.v[l]->name);
 		for (int t = 0; t < cfg->threads.n; t++) {
 			const struct cgt_cmp_cell *c = &res->cells[w * per_workload +
 								     t * cfg->locks.n + l];
@@ -57,6 +85,8 @@ static void data_rate(FILE *f, const struct cgt_cmp_result *res, int w)
 			gp_number(f, c->rate[CGT_CMP_BARE].min);
 			gp_number(f, c->rate[CGT_CMP_BARE].max);
 			gp_number(f, c->rate[CGT_CMP_LIMIT].median);
+			gp_number(f, c->rate[CGT_CMP_HARNESS].median);
+			gp_number(f, c->rate[CGT_CMP_REFERENCE].median);
 			fputc('\n', f);
 		}
 		fputs("\n\n", f);
@@ -64,7 +94,10 @@ static void data_rate(FILE *f, const struct cgt_cmp_result *res, int w)
 	fputs("EOD\n", f);
 }
 
-/* $lat<w>: per lock a block of "percentile read_ns write_ns" at the largest thread count. */
+/*
+ * $lat<w>: per lock a block of "percentile read_ns write_ns" of the bare lock, then of the
+ * harness, at the largest thread count.
+ */
 static int data_latency(FILE *f, const struct cgt_cmp_result *res, int w)
 {
 	const struct cgt_compare_config *cfg = res->cfg;
@@ -77,18 +110,30 @@ static int data_latency(FILE *f, const struct cgt_cmp_result *res, int w)
 	for (int l = 0; l < cfg->locks.n; l++) {
 		const struct cgt_cmp_cell *c = &res->cells[w * per_workload + top * cfg->locks.n + l];
 
-		fprintf(f, "# %s: percentile (p50, p99, p99.9, max), read ns, write ns\n",
-			cfg->locks.v[l]->name);
+		fprintf(f, "# %s: percentile (p50, p99, p99.9, max), read ns, write ns; the bare "
+			"lock's, the harness's\n", cfg->locks.v[l]->name);
 		for (int p = 0; p < 4; p++) {
 			fprintf(f, "%d", p + 1);
-			gp_number(f, c->fig[CGT_CMP_BARE][CGT_FIG_READ_P50 + p].median);
-			gp_number(f, c->fig[CGT_CMP_BARE][CGT_FIG_WRITE_P50 + p].median);
+			for (int ctx = CGT_CMP_BARE; ctx <= CGT_CMP_HARNESS; ctx++) {
+				gp_number(f, c->fig[ctx][CGT_FIG_READ_P50 + p].median);
+				gp_number(f, c->fig[ctx][CGT_FIG_WRITE_P50 + p].median);
+			}
 			fputc('\n', f);
 		}
 		fputs("\n\n", f);
 	}
 	fputs("EOD\n", f);
 	return cfg->threads.v[top];
+}
+
+/* The legend's entries, in black with no data, for the line styles of the contexts @ctxs. */
+static void context_keys(FILE *f, const struct cgt_compare_config *cfg, unsigned int ctxs)
+{
+	for (size_t k = 0; k < ARRAY_SIZE(contexts); k++)
+		if (ctxs & 1U << contexts[k].ctx && cgt_cmp_ctx_on(cfg, contexts[k].ctx))
+			fprintf(f, ", \\\n     NaN with lines lc 'black' %s title '%s'",
+				contexts[k].style, contexts[k].title);
+	fputc('\n', f);
 }
 
 static void plot_rate(FILE *f, const struct cgt_cmp_result *res, int w, const char *out)
@@ -102,9 +147,9 @@ static void plot_rate(FILE *f, const struct cgt_cmp_result *res, int w, const ch
 	}
 
 	fprintf(f, "reset\nset output '%s'\n", out);
-	fprintf(f, "set title \"%s: lock acquisitions per second, bare lock (median; bars: min "
-		"to max of %d repeats);\\ndashed, in the same colour: its limit (its lock functions alone, inlined)\"\n",
-		cfg->workloads.v[w]->name, cfg->repeat);
+	fprintf(f, "set title \"%s: lock acquisitions per second, the median of %d repeat%s "
+		"(bars: min to max)\"\n", cfg->workloads.v[w]->name, cfg->repeat,
+		cfg->repeat == 1 ? "" : "s");
 	fputs("set xlabel 'threads'\nset ylabel 'acquisitions per second'\n"
 	      "set logscale x 2\nset logscale y 10\nset format y '%.0s%c'\nset grid\n"
 	      "set key outside right top\n", f);
@@ -113,30 +158,53 @@ static void plot_rate(FILE *f, const struct cgt_cmp_result *res, int w, const ch
 	for (int t = 0; t < cfg->threads.n; t++)
 		fprintf(f, "%s%d", t ? ", " : "", cfg->threads.v[t]);
 	fprintf(f, ")\nplot for [i=1:%d] $rate%d index (i-1) using 1:2:3:4 with yerrorlines "
-		"lw 2 lc i title word(locks, i), \\\n     for [i=1:%d] $rate%d index (i-1) using 1:5 "
-		"with lines dt 2 lw 1 lc i notitle\n", cfg->locks.n, w, cfg->locks.n, w);
+		"%s lc i title word(locks, i)", cfg->locks.n, w, contexts[0].style);
+	/* the other contexts, columns 5 on, each in its variant's colour, their key in black */
+	for (size_t k = 1; k < ARRAY_SIZE(contexts); k++)
+		if (cgt_cmp_ctx_on(cfg, contexts[k].ctx))
+			fprintf(f, ", \\\n     for [i=1:%d] $rate%d index (i-1) using 1:%zu with lines "
+				"%s lc i notitle", cfg->locks.n, w, 4 + k, contexts[k].style);
+	context_keys(f, cfg, ~0U);
 }
 
+/*
+ * The latency plot: a panel per side, side by side at fixed places on the page, and one
+ * legend right of both (the same variants are in each), where no data is drawn.
+ */
 static void plot_latency(FILE *f, const struct cgt_cmp_result *res, int w, int threads,
 			 const char *out)
 {
 	const struct cgt_compare_config *cfg = res->cfg;
 	/* a workload without writes (null) has no writers' panel: gnuplot refuses an empty plot */
 	bool writes = cfg->workloads.v[w]->read_permille < 1000;
+	/* the panels' left and right edges, a fraction of the page */
+	static const double edge[2][2] = { { 0.07, 0.38 }, { 0.46, 0.77 } };
 
 	fprintf(f, "reset\nset output '%s'\n", out);
-	fprintf(f, "set multiplot layout 1,%d title \"%s, %d threads: acquisition latency of the "
-		"bare lock (median of %d repeats)\"\n", writes ? 2 : 1, cfg->workloads.v[w]->name,
-		threads, cfg->repeat);
+	fprintf(f, "set multiplot title \"%s, %d threads: time to acquire the lock (median of %d "
+		"repeat%s)\"\n", cfg->workloads.v[w]->name, threads, cfg->repeat,
+		cfg->repeat == 1 ? "" : "s");
 	fputs("set logscale y 10\nset ylabel 'time to acquire'\nset grid\nset xrange [0.5:4.5]\n"
-	      "set xtics ('p50' 1, 'p99' 2, 'p99.9' 3, 'max' 4)\nset key top left\n"
+	      "set xtics ('p50' 1, 'p99' 2, 'p99.9' 3, 'max' 4)\n"
+	      "set tmargin at screen 0.86\nset bmargin at screen 0.1\n"
 	      "set ytics ('10ns' 10, '100ns' 100, '1us' 1e3, '10us' 1e4, '100us' 1e5, '1ms' 1e6,"
 	      " '10ms' 1e7, '100ms' 1e8, '1s' 1e9, '10s' 1e10)\n", f);
-	fprintf(f, "set title 'readers'\nplot for [i=1:%d] $lat%d index (i-1) using 1:2 "
-		"with linespoints lw 2 title word(locks, i)\n", cfg->locks.n, w);
-	if (writes)
-		fprintf(f, "set title 'writers'\nplot for [i=1:%d] $lat%d index (i-1) using 1:3 "
-			"with linespoints lw 2 title word(locks, i)\n", cfg->locks.n, w);
+	fprintf(f, "set key at screen %g, 0.86 left top Left reverse samplen 3\n",
+		edge[1][1] + 0.02);
+	/* the bare lock's columns 2 (reads) and 3 (writes), the harness's 4 and 5 */
+	for (int side = 0; side < 1 + writes; side++) {
+		fprintf(f, "set lmargin at screen %g\nset rmargin at screen %g\n", edge[side][0],
+			writes ? edge[side][1] : edge[1][1]);
+		fprintf(f, "set title '%s'\nplot for [i=1:%d] $lat%d index (i-1) using 1:%d with "
+			"linespoints %s lc i %s, \\\n     for [i=1:%d] $lat%d index (i-1) using 1:%d "
+			"with linespoints %s lc i notitle", side ? "writers" : "readers",
+			cfg->locks.n, w, 2 + side, contexts[0].style, side ? "notitle" :
+			"title word(locks, i)", cfg->locks.n, w, 4 + side, contexts[2].style);
+		if (side)
+			fputc('\n', f);
+		else
+			context_keys(f, cfg, 1U << CGT_CMP_BARE | 1U << CGT_CMP_HARNESS);
+	}
 	fputs("unset multiplot\n", f);
 }
 
@@ -162,6 +230,9 @@ static char *script(const struct cgt_cmp_result *res, size_t *len)
 	for (int l = 0; l < cfg->locks.n; l++)
 		fprintf(f, "%s%s", l ? " " : "", cfg->locks.v[l]->name);
 	fputs("\"\n", f);
+	/* set linetype outlives reset: each variant's colour, by its place in the list */
+	for (int l = 0; l < cfg->locks.n; l++)
+		fprintf(f, "set linetype %d lc rgb '%s' pt 7\n", l + 1, palette[l]);
 	for (int w = 0; w < cfg->workloads.n; w++) {
 		const char *name = cfg->workloads.v[w]->name;
 		int threads;

@@ -105,14 +105,37 @@ if command -v gnuplot >/dev/null; then
 			done
 		done
 	done
-	# the limit line, and every variant, in the throughput plots
-	grep -q 'using 1:5 with lines dt 2' "$dir/compare.gp" || fail "compare.gp draws no limit line"
+	# every variant, in the throughput plots
 	for lock in $locks; do
 		grep -q "$lock" "$dir/throughput-null.svg" || fail "throughput-null.svg lacks $lock"
 	done
 fi
+# the script: a colour of its own for each variant; every legend outside the plot area (by
+# gnuplot's 'outside', or placed right of the panels' right margins); the limit, the harness
+# and the reference each drawn, and named in the legend
+python3 - "$dir/compare.gp" 4 <<'PY' || fail "compare.gp: colours, legends or lines (above)"
+import re, sys
+gp, nlocks = open(sys.argv[1]).read(), int(sys.argv[2])
+colours = re.findall(r"^set linetype (\d+) lc rgb '(#[0-9a-f]{6})'", gp, re.M)
+assert sorted(int(n) for n, _ in colours) == list(range(1, nlocks + 1)), colours
+assert len({c for _, c in colours}) == nlocks, "two variants share a colour: %s" % colours
+for plot in gp.split("reset\n")[1:]:
+    keys = re.findall(r"^set key (.*)$", plot, re.M)
+    assert keys, "a plot with no placed legend:\n" + plot[:200]
+    right = [float(x) for x in re.findall(r"^set rmargin at screen ([0-9.]+)$", plot, re.M)]
+    for k in keys:
+        at = re.match(r"at screen ([0-9.]+),", k)
+        assert k.startswith("outside") or (at and right and float(at.group(1)) > max(right)), \
+            "a legend that may sit on the data: set key " + k
+    if re.search(r"^plot for \[i=1:\d+\] \$rate", plot, re.M):
+        for col, title in ((5, "limit"), (6, "harness"), (7, "reference")):
+            assert re.search(r"using 1:%d with lines dt '[-.]+' .*lc i notitle" % col, plot), col
+            assert "title '%s'" % title in plot, title
+    else:
+        assert "title 'harness'" in plot and "using 1:4 with linespoints" in plot
+PY
 ls -a "$dir" | grep -q '\.tmp' && fail "a temporary file was left in $dir"
-[ "$fails" = 0 ] && echo "ok:   compare: tables, reading, compare.csv, compare.json and plots for every variant; one repeat of 0.1 s warned of"
+[ "$fails" = 0 ] && echo "ok:   compare: tables, reading, compare.csv, compare.json and plots for every variant (a colour each, legends off the data, limit, harness and reference drawn); one repeat of 0.1 s warned of"
 
 # two repeats of 0.25 s: no warning for the comparison; a cell whose repeats disagree (the
 # machine decides which, if any) is named under the tables whenever a ratio is marked '?'
