@@ -65,10 +65,11 @@ static void compare_help(FILE *f)
 		"through the harness (as the model takes css_set_lock), at its limit (the lock\n"
 		"functions alone, inlined into a loop), the loop's own cost (locks that do nothing)\n"
 		"and with --reference the primitive it is, as its users write it; with repeats;\n"
-		"tables, compare.csv, compare.json and plots.\n"
+		"tables, compare.csv, compare.json and plots. A ratio marked '?' means little: one\n"
+		"repeat, measurements under %g s, or repeats over %.0f%% apart (docs/compare.md).\n"
 		"Exit status: 0 done, 1 a variant's writers overlapped, 2 bad usage, 4 cannot write\n"
 		"--out, 128+N interrupted by signal N (the cells measured whole are written).\n\n"
-		"Options:\n");
+		"Options:\n", CGT_CMP_MIN_SECONDS, CGT_CMP_MAX_SPREAD * 100);
 	cgt_tunables_table_help(f, compare_tunables, ARRAY_SIZE(compare_tunables));
 	fputs("\nWorkloads:\n", f);
 	for (size_t i = 0; i < cgt_nr_workloads; i++)
