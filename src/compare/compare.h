@@ -225,13 +225,15 @@ static inline bool cgt_cmp_ctx_on(const struct cgt_compare_config *cfg, int ctx)
 #define CGT_CMP_MAX_SPREAD	0.5
 bool cgt_cmp_config_noisy(const struct cgt_compare_config *cfg, char *why, size_t len);
 bool cgt_cmp_cell_noisy(const struct cgt_cmp_cell *c, char *why, size_t len);
-/* Whether cell @c's ratios, measured by @cfg, mean little. */
+/* Whether cell @c's ratios, measured by @cfg, mean little: the reasons of both, in @why. */
+bool cgt_cmp_noise(const struct cgt_compare_config *cfg, const struct cgt_cmp_cell *c,
+		   char *why, size_t len);
 static inline bool cgt_cmp_ratios_noisy(const struct cgt_compare_config *cfg,
 					const struct cgt_cmp_cell *c)
 {
 	char why[8];
 
-	return cgt_cmp_config_noisy(cfg, why, sizeof(why)) || cgt_cmp_cell_noisy(c, why, sizeof(why));
+	return cgt_cmp_noise(cfg, c, why, sizeof(why));
 }
 /* compare_table.c */
 void cgt_cmp_print_tables(FILE *f, const struct cgt_cmp_result *res);

@@ -64,3 +64,14 @@ bool cgt_cmp_cell_noisy(const struct cgt_cmp_cell *c, char *why, size_t len)
 			    ratios[i].s->min, ratios[i].s->max, c->repeats);
 	return why[0];
 }
+
+bool cgt_cmp_noise(const struct cgt_compare_config *cfg, const struct cgt_cmp_cell *c,
+		   char *why, size_t len)
+{
+	char own[256];
+
+	cgt_cmp_config_noisy(cfg, why, len);
+	if (cgt_cmp_cell_noisy(c, own, sizeof(own)))
+		say(why, len, "%s", own);
+	return why[0];
+}

@@ -6,10 +6,10 @@
  * every figure its median, min and max over the repeats (empty where the context has no such
  * figure), then the harness's overhead on the harness rows, the bare lock's cost over its
  * limit's on the bare rows and the limit's over its reference's on the reference rows.
- * compare.json, schema "cgtorture-compare" version 3: the machine, the configuration, and
- * per cell the ratios, the loop's own cost, the reference's name, and every figure of each
- * context measured (bare, harness, limit, loop, reference) with its median, min, max and
- * every repeat.
+ * compare.json, schema "cgtorture-compare" version 4: the machine, the configuration, and
+ * per cell the ratios, why they mean little (null if they do not: compare_noise.c), the
+ * loop's own cost, the reference's name, and every figure of each context measured (bare,
+ * harness, limit, loop, reference) with its median, min, max and every repeat.
  */
 #include <errno.h>
 #include <jansson.h>
@@ -20,7 +20,7 @@
 #include "compare.h"
 #include "../base/files.h"
 
-#define CGT_COMPARE_VERSION	3
+#define CGT_COMPARE_VERSION	4
 
 static void csv_number(FILE *f, double v)
 {
@@ -139,18 +139,21 @@ int cgt_cmp_write_json(const struct cgt_cmp_result *res, const char *dir)
 	for (int i = 0; i < res->ncells; i++) {
 		const struct cgt_cmp_cell *c = &res->cells[i];
 		json_t *contexts = json_object();
+		char why[256];
 
 		for (int ctx = 0; ctx < CGT_CMP_NR_CTX; ctx++)
 			if (cgt_cmp_ctx_on(res->cfg, ctx))
 				json_object_set_new(contexts, cgt_cmp_ctx_names[ctx],
 						    context_json(c, ctx));
 		json_array_append_new(cells, json_pack(
-			"{s:s, s:s, s:b, s:i, s:i, s:b, s:o, s:o, s:o, s:o, s:o, s:o}",
+			"{s:s, s:s, s:b, s:i, s:i, s:b, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
 			"workload", c->workload->name, "lock", c->lock->name,
 			"sleeps", c->lock->sleeps, "threads", c->threads, "repeats", c->repeats,
 			"writers_exclusive", c->consistent, "overhead", stat_json(&c->overhead),
 			"limit_ratio", stat_json(&c->vs_limit),
 			"reference_ratio", stat_json(&c->vs_reference),
+			"ratios_noise", cgt_cmp_noise(res->cfg, c, why, sizeof(why)) ?
+					json_string(why) : json_null(),
 			"loop_ns_per_op", stat_json(&c->loop_ns),
 			"reference", c->lock->reference ? json_string(c->lock->reference) : json_null(),
 			"contexts", contexts));

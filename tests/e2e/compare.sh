@@ -49,6 +49,8 @@ grep -q "^warning: no ratio of this comparison will mean much (marked '?'): one 
 [ "$(grep -c '^\[ *[0-9]*/16\] .* bare (x[0-9.]*?), .* harness (x[0-9.]*?), .*(limit x[0-9.]*?)' "$log")" = 16 ] ||
 	fail "a cell's line has a ratio not marked '?'"
 grep -Eq '^[a-z-]+ +[0-9]+ .* 0%' "$log" && fail "a spread of one repeat shows as 0%"
+[ "$(grep -c '"ratios_noise": "one repeat, no spread to judge them by; measurements of 0.1 s, under 0.25 s"' "$dir/compare.json")" = 16 ] ||
+	fail "compare.json does not say of each cell why its ratios mean little"
 for w in $workloads; do
 	for lock in $locks; do
 		for t in 1 2; do

@@ -201,7 +201,7 @@ Test(compare_out, json_reads_back)
 	root = json_load_file(path, 0, &err);
 	cr_assert_not_null(root, "compare.json: %s (line %d)", err.text, err.line);
 	cr_assert_str_eq(json_string_value(get(root, "schema")), "cgtorture-compare");
-	cr_assert_eq(json_integer_value(get(root, "version")), 3);
+	cr_assert_eq(json_integer_value(get(root, "version")), 4);
 	cr_assert_str_eq(json_string_value(get(root, "command")), cfg.command);
 	cr_assert_eq(json_integer_value(get(get(root, "machine"), "nproc")), 2);
 	cr_assert_str_eq(json_string_value(get(get(root, "machine"), "cpu")), "Test CPU");
@@ -221,6 +221,9 @@ Test(compare_out, json_reads_back)
 		assert_stat(get(cell, "limit_ratio"), &c->vs_limit, "limit_ratio");
 		assert_stat(get(cell, "reference_ratio"), &c->vs_reference, "reference_ratio");
 		assert_stat(get(cell, "loop_ns_per_op"), &c->loop_ns, "loop_ns_per_op");
+		/* 3 repeats of 0.25 s that agree within 1%: nothing to say */
+		cr_assert(json_is_null(get(cell, "ratios_noise")), "ratios_noise: %s",
+			  json_string_value(get(cell, "ratios_noise")));
 		cr_assert_str_eq(json_string_value(get(cell, "reference")), c->lock->reference);
 		for (int ctx = 0; ctx < CGT_CMP_NR_CTX; ctx++) {
 			json_t *figs = get(get(get(cell, "contexts"), cgt_cmp_ctx_names[ctx]),
@@ -243,6 +246,25 @@ Test(compare_out, json_reads_back)
 			}
 		}
 	}
+	json_decref(root);
+}
+
+/* Measurements too short for their ratios: every cell of compare.json says so. */
+Test(compare_out, json_says_why_ratios_mean_little)
+{
+	char path[128];
+	json_error_t err;
+	json_t *root, *cell;
+	size_t i;
+
+	cfg.duration = 0.1;
+	cr_assert_eq(cgt_cmp_write_json(&res, dir), 0);
+	snprintf(path, sizeof(path), "%s/compare.json", dir);
+	root = json_load_file(path, 0, &err);
+	cr_assert_not_null(root, "compare.json: %s (line %d)", err.text, err.line);
+	json_array_foreach(get(root, "cells"), i, cell)
+		cr_assert_str_eq(json_string_value(get(cell, "ratios_noise")),
+				 "measurements of 0.1 s, under 0.25 s");
 	json_decref(root);
 }
 
