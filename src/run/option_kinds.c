@@ -200,10 +200,21 @@ static void print_mix(FILE *f, const struct tunable *t, const void *src)
 			((const unsigned int *)src)[op]);
 }
 
+/* "walk-from-exiting, ...": the catalogue's names, for --help, an error and the completion */
+static const char *bug_names(void)
+{
+	static char valid[512];
+
+	if (!valid[0])
+		for (int i = 0; i < CGT_NR_BUGS; i++)
+			snprintf(valid + strlen(valid), sizeof(valid) - strlen(valid), "%s%s",
+				 i ? ", " : "", cgt_bug_catalogue[i].name);
+	return valid;
+}
+
 static int parse_bug(const struct tunable *t, const char *arg, void *dst)
 {
 	enum cgt_bug bug;
-	char valid[512] = "";
 
 	if (!cgt_bug_parse(arg, &bug)) {
 		if (*(unsigned long *)dst & (1UL << bug))
@@ -211,10 +222,7 @@ static int parse_bug(const struct tunable *t, const char *arg, void *dst)
 		*(unsigned long *)dst |= 1UL << bug;
 		return 0;
 	}
-	for (int i = 0; i < CGT_NR_BUGS; i++)
-		snprintf(valid + strlen(valid), sizeof(valid) - strlen(valid), "%s%s",
-			 i ? ", " : "", cgt_bug_catalogue[i].name);
-	return cgt_usage_error(t->name, "unknown bug '%s'", arg, valid);
+	return cgt_usage_error(t->name, "unknown bug '%s'", arg, bug_names());
 }
 
 static void print_bugs(FILE *f, const struct tunable *t, const void *src)
@@ -343,6 +351,7 @@ const struct tunable_kind_ops cgt_tunable_mix = {
 };
 const struct tunable_kind_ops cgt_tunable_bug = {
 	.parse = parse_bug, .print = print_bugs, .spell = spell_bugs,
+	.label = "bugs", .choices = bug_names,
 };
 const struct tunable_kind_ops cgt_tunable_expect = {
 	.parse = parse_expect, .print = print_expect, .spell = spell_expect,

@@ -79,6 +79,7 @@ WANT="--stack --stall --starve --stats-interval --steps --stop-on" want cgtortur
 WANT=$("$bin" eras | awk '{ print $1 }' | sort | tr '\n' ' ' | sed 's/ $//') \
 	want cgtorture run --kernel ''
 WANT="pct" want cgtorture explore --sched p
+WANT="walk-from-exiting walk-leader-exec" want cgtorture run --bug walk-
 WANT="rcu-mutex,rwlock rcu-mutex,rwlock-rpref rcu-mutex,rwsem" want cgtorture compare --locks rcu-mutex,rw
 WANT="--quiet" want cgtorture --qu
 WANT="bash" want cgtorture help --completion ''
