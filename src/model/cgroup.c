@@ -130,26 +130,17 @@ static void free_css_set_rcu(struct rcu_head *head)
 	cgt_model_count(&cgt_live.csets, -1);
 }
 
-/* put_css_set: the last reference unlinks the css_set under css_set_lock and frees it after RCU. */
-void put_css_set(struct css_set *cset)
+/*
+ * A put under css_set_lock held for writing, put_css_set's and put_css_set_locked's: the
+ * last reference unlinks the css_set from the table and its cgroups; true if it did, and the
+ * caller frees it.
+ */
+static bool css_set_put_locked(struct css_set *cset)
 {
 	struct cgrp_cset_link *link, *tmp;
-	int old = READ_ONCE(cset->refcount);
 
-	/* Ensure that the refcount doesn't hit zero while any readers can see it. */
-	while (old > 1)
-		if (__atomic_compare_exchange_n(&cset->refcount, &old, old - 1, true,
-						__ATOMIC_ACQ_REL, __ATOMIC_RELAXED))
-			return;
-
-	/* the last reference, not yet dropped: find_css_set may take it again meanwhile */
-	cgt_window(CGT_PATH_CSET_REVIVED);
-	cgt_write_lock(&css_set_lock);
-	if (!refcount_dec_and_test(&cset->refcount, "put_css_set")) {
-		cgt_write_unlock(&css_set_lock);
-		cgt_cover(CGT_PATH_CSET_REVIVED);
-		return;
-	}
+	if (!refcount_dec_and_test(&cset->refcount, "put_css_set"))
+		return false;
 	cgt_cover(CGT_PATH_CSET_FREED);
 	rcu_read_lock();
 	cds_lfht_del(css_set_table, &cset->hlist);
@@ -162,6 +153,35 @@ void put_css_set(struct css_set *cset)
 	}
 	WRITE_ONCE(cset->rcu_retired_by, cgt_self ? cgt_self->id : 0);
 	WRITE_ONCE(cset->rcu_retired, cgt_rcu_retire());
+	return true;
+}
+
+/* put_css_set_locked (kernel/cgroup.c @ v4.4.1): a put under css_set_lock, freed after RCU. */
+void put_css_set_locked(struct css_set *cset)
+{
+	if (css_set_put_locked(cset))
+		call_rcu(&cset->rcu_head, free_css_set_rcu);
+}
+
+/* put_css_set: the last reference unlinks the css_set under css_set_lock and frees it after RCU. */
+void put_css_set(struct css_set *cset)
+{
+	int old = READ_ONCE(cset->refcount);
+
+	/* Ensure that the refcount doesn't hit zero while any readers can see it. */
+	while (old > 1)
+		if (__atomic_compare_exchange_n(&cset->refcount, &old, old - 1, true,
+						__ATOMIC_ACQ_REL, __ATOMIC_RELAXED))
+			return;
+
+	/* the last reference, not yet dropped: find_css_set may take it again meanwhile */
+	cgt_window(CGT_PATH_CSET_REVIVED);
+	cgt_write_lock(&css_set_lock);
+	if (!css_set_put_locked(cset)) {
+		cgt_write_unlock(&css_set_lock);
+		cgt_cover(CGT_PATH_CSET_REVIVED);
+		return;
+	}
 	if (cgt_bug(CGT_BUG_RWSEM_INSIDE_RCU)) {
 		/* free synchronously, still under the write lock: wait for the readers */
 		synchronize_rcu();
@@ -238,6 +258,7 @@ static struct css_set *find_css_set(struct css_set *old_cset, struct cgroup *cgr
 	cset->refcount = 1;
 	CDS_INIT_LIST_HEAD(&cset->tasks);
 	CDS_INIT_LIST_HEAD(&cset->cgrp_links);
+	CDS_INIT_LIST_HEAD(&cset->task_iters);
 	memcpy(cset->subsys, template, sizeof(template));
 	cds_lfht_node_init(&cset->hlist);
 
@@ -321,8 +342,11 @@ void cgroup_exit(struct task *tsk)
 
 	cgt_write_lock(&css_set_lock);
 	linked = !cds_list_empty(&tsk->cg_list);
-	if (linked)
+	if (linked) {
+		/* 4.4's css_set_move_task(tsk, cset, NULL): the iterators first */
+		css_set_skip_task_iters(task_css_set(tsk), tsk);
 		cds_list_del_init(&tsk->cg_list);
+	}
 	cgt_write_unlock(&css_set_lock);
 
 	cset = task_css_set(tsk);
@@ -331,11 +355,15 @@ void cgroup_exit(struct task *tsk)
 		put_css_set(cset);
 }
 
-/* cgroup_task_migrate: under css_set_lock held for writing; returns the old css_set. */
+/*
+ * cgroup_task_migrate (3.15); css_set_move_task from 4.4, whose iterators pointing at @tsk
+ * move on first. Under css_set_lock held for writing; returns the old css_set.
+ */
 static struct css_set *cgroup_task_migrate(struct task *tsk, struct css_set *new_cset)
 {
 	struct css_set *old_cset = task_css_set(tsk);
 
+	css_set_skip_task_iters(old_cset, tsk);
 	rcu_assign_pointer(tsk->cgroups, new_cset);
 	cds_list_move(&tsk->cg_list, &new_cset->tasks);
 	return old_cset;
@@ -572,57 +600,6 @@ int cgroup_task_count(const struct cgroup *cgrp)
 }
 
 /*
- * css_task_iter_start: css_set_lock is held for reading until css_task_iter_end, which
- * cset-walk-unlocked leaves out. Then a migration can move the task under the iterator
- * into another css_set's list, which has no end it can recognise: the step bound stops it.
- */
-void css_task_iter_start(const struct cgroup *cgrp, struct css_task_iter *it)
-{
-	it->locked = !cgt_bug(CGT_BUG_CSET_WALK_UNLOCKED);
-	if (it->locked)
-		cgt_read_lock(&css_set_lock);
-	it->cgrp = cgrp;
-	it->cset_pos = cgrp->cset_links.next;
-	it->task_pos = NULL;
-	it->steps = 0;
-}
-
-/* css_task_iter_next: the next task, moving on to the next css_set when one runs out. */
-struct task *css_task_iter_next(struct css_task_iter *it)
-{
-	struct cgrp_cset_link *link;
-
-	while (it->cset_pos != &it->cgrp->cset_links) {
-		if (++it->steps > cgt_model_cfg()->walk_limit)
-			return NULL;
-		link = container_of(it->cset_pos, struct cgrp_cset_link, cset_link);
-		it->task_pos = it->task_pos ? it->task_pos->next : link->cset->tasks.next;
-		if (it->task_pos != &link->cset->tasks) {
-			struct task *t = container_of(it->task_pos, struct task, cg_list);
-
-			cgt_point(CGT_PT_ITER_STEP, t);
-			if (it->locked)
-				check_cset_task_locked(link->cset, t);
-			/* css-task-iter-block: the iteration's callback sleeps on a mutex */
-			if (cgt_bug(CGT_BUG_CSS_TASK_ITER_BLOCK)) {
-				cgt_write_lock(&cgroup_mutex);
-				cgt_write_unlock(&cgroup_mutex);
-			}
-			return t;
-		}
-		it->task_pos = NULL;
-		it->cset_pos = it->cset_pos->next;
-	}
-	return NULL;
-}
-
-void css_task_iter_end(struct css_task_iter *it)
-{
-	if (it->locked)
-		cgt_read_unlock(&css_set_lock);
-}
-
-/*
  * proc_cgroup_show: "/proc/<pid>/cgroup", one line per hierarchy. To 6.7 the kernel takes
  * cgroup_mutex first, then the css_set lock for reading (3.14: read_lock(&css_set_lock) in
  * task_cgroup_from_root; 3.15: down_read(&css_set_rwsem); 4.4: spin_lock_bh); the css_set
@@ -720,6 +697,7 @@ int cgroup_init(void)
 	init_css_set.refcount = 1;
 	CDS_INIT_LIST_HEAD(&init_css_set.tasks);
 	CDS_INIT_LIST_HEAD(&init_css_set.cgrp_links);
+	CDS_INIT_LIST_HEAD(&init_css_set.task_iters);
 	cds_lfht_node_init(&init_css_set.hlist);
 	for (h = 0; h < CGT_NR_HIERARCHIES; h++) {
 		init_css_set.subsys[h] = &cgroups[h][0];

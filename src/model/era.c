@@ -21,6 +21,13 @@
  *   OOM kill       oom_kill_process walked the victim's threads and their children under
  *                  read_lock(&tasklist_lock) until "mm, oom: remove 'prefer children over
  *                  parent' heuristic" (5.1).
+ *   css_task_iter  held css_set_lock from start to end until "cgroup: don't hold
+ *                  css_set_rwsem across css task iteration" (4.2, in the pull with
+ *                  f0d9a5f17575; its id not read here): each call locks alone,
+ *                  the iterator pins its css_set and references its task, and
+ *                  css_set_move_task advances iterators whose next task leaves (v4.4.1);
+ *                  b636fd38dc40 "cgroup: Implement css_task_iter_skip()" (5.2) made that a
+ *                  skip the next call completes (v6.18.2).
  *   attach         cgroup_attach_task collects the group's css_sets under css_set_rwsem
  *                  held for reading, outside RCU, from 3.15; 3.14 walked it under RCU alone.
  */
@@ -120,6 +127,7 @@ const struct cgt_kernel_era cgt_kernel_eras[] = {
 		.threadgroup_lock = CGT_THREADGROUP_GLOBAL_LOCK, .threadgroup_global = true,
 		.attach_locks_csets = true, .hung_task_iter = CGT_ITER_FOR_EACH,
 		.proc_cgroup_mutex = true, .oom_kill_children = true,
+		.css_task_iter = CGT_CSS_ITER_ADVANCE,
 		.desc = "queued rwlock tasklist_lock (70af2f8a4f48, 3.16); css_set_lock a "
 			"spinlock again (f0d9a5f17575, 4.2); one global cgroup_threadgroup_rwsem "
 			"taken by every fork (1ed1328792ff)",
@@ -128,9 +136,11 @@ const struct cgt_kernel_era cgt_kernel_eras[] = {
 			[CGT_ERA_CSS_SET_LOCK] = "DEFINE_SPINLOCK(css_set_lock), spin_lock_bh "
 				"(kernel/cgroup.c @ v4.4.1; f0d9a5f17575, 4.2)",
 			[CGT_ERA_THREADGROUP] = GLOBAL_RWSEM,
-			[CGT_ERA_ITER] = "not modelled: css_task_iter_next takes spin_lock_bh per "
-				"step, pins cur_cset, css_set_move_task advances iterators "
-				"(kernel/cgroup.c @ v4.4.1); the model holds the lock throughout",
+			[CGT_ERA_ITER] = "css_task_iter_start/_next/_end: spin_lock_bh per call, "
+				"cur_cset pinned on its task_iters, cur_task referenced; "
+				"css_set_move_task advances an iterator whose next task leaves "
+				"(kernel/cgroup.c @ v4.4.1; \"cgroup: don't hold css_set_rwsem "
+				"across css task iteration\", 4.2)",
 			[CGT_ERA_ATTACH] = ATTACH_LOCKED,
 			[CGT_ERA_FORK_EXIT] = "not modelled: cgroup_exit unlinks but keeps the "
 				"css_set until cgroup_free (kernel/cgroup.c @ v4.4.1); the model "
@@ -147,6 +157,7 @@ const struct cgt_kernel_era cgt_kernel_eras[] = {
 		.tasklist_lock = "rwlock", .css_set_lock = "spinlock",
 		.threadgroup_lock = CGT_THREADGROUP_GLOBAL_LOCK, .threadgroup_global = true,
 		.attach_locks_csets = true, .hung_task_iter = CGT_ITER_FOR_EACH,
+		.css_task_iter = CGT_CSS_ITER_SKIP,
 		.desc = "queued rwlock tasklist_lock; css_set_lock a spinlock; global "
 			"cgroup_threadgroup_rwsem; /proc/PID/cgroup without cgroup_mutex "
 			"(9067d90006df, 6.8)",
@@ -157,9 +168,11 @@ const struct cgt_kernel_era cgt_kernel_eras[] = {
 			[CGT_ERA_THREADGROUP] = "cgroup_css_set_fork -> "
 				"cgroup_threadgroup_change_begin in every fork "
 				"(kernel/cgroup/cgroup.c @ v6.18.2)",
-			[CGT_ERA_ITER] = "not modelled: per-step spin_lock_irqsave, mg_tasks, "
-				"dying_tasks, CSS_TASK_ITER_PROCS (kernel/cgroup/cgroup.c @ "
-				"v6.18.2); the model holds the lock throughout",
+			[CGT_ERA_ITER] = "css_task_iter_next: spin_lock_irqsave per call; "
+				"css_set_skip_task_iters moves an iterator past a leaving task, "
+				"CSS_TASK_ITER_SKIPPED, the next call completes the advance "
+				"(kernel/cgroup/cgroup.c @ v6.18.2; b636fd38dc40, 5.2); not modelled: "
+				"mg_tasks, dying_tasks, CSS_TASK_ITER_PROCS/THREADED",
 			[CGT_ERA_ATTACH] = "cgroup_migrate_add_src under css_set_lock "
 				"(kernel/cgroup/cgroup.c @ v6.18.2)",
 			[CGT_ERA_FORK_EXIT] = "not modelled: cgroup_exit moves the task to "
@@ -215,7 +228,15 @@ const char *cgt_era_value(const struct cgt_kernel_era *e, enum cgt_era_behaviour
 			 "one for all, every fork" : "one per process, CLONE_THREAD forks");
 		return buf;
 	case CGT_ERA_ITER:
-		return "the css_set lock from start to end";
+		switch (e->css_task_iter) {
+		case CGT_CSS_ITER_WHOLE:
+			return "the css_set lock from start to end";
+		case CGT_CSS_ITER_ADVANCE:
+			return "the css_set lock per step; a leaving task advances it";
+		case CGT_CSS_ITER_SKIP:
+			return "the css_set lock per step; a leaving task skips it";
+		}
+		break;
 	case CGT_ERA_ATTACH:
 		return e->attach_locks_csets ? "under the css_set lock" : "under RCU alone";
 	case CGT_ERA_FORK_EXIT:

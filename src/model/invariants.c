@@ -92,8 +92,9 @@ static void check_cset(struct css_set *cset, void *arg)
 {
 	struct cset_check *c = arg;
 	struct cgrp_cset_link *link;
+	struct cds_list_head *pos;
 	struct task *t;
-	int ntasks = 0, nlinks = 0;
+	int ntasks = 0, nlinks = 0, niters = 0;
 
 	if (c->err)
 		return;
@@ -114,8 +115,12 @@ static void check_cset(struct css_set *cset, void *arg)
 		}
 	}
 	c->tasks_on_csets += ntasks;
-	if (cset->refcount != ntasks + (cset == &init_css_set)) {
-		snprintf(c->why, c->len, "css_set refcount %d but %d tasks", cset->refcount, ntasks);
+	/* and a pin for each per-step css_task_iter on it (4.4 on) */
+	for (pos = cset->task_iters.next; pos != &cset->task_iters; pos = pos->next)
+		niters++;
+	if (cset->refcount != ntasks + niters + (cset == &init_css_set)) {
+		snprintf(c->why, c->len, "css_set refcount %d but %d tasks and %d iterators",
+			 cset->refcount, ntasks, niters);
 		c->err = -1;
 		return;
 	}

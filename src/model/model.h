@@ -113,6 +113,7 @@ struct css_set {		/* struct css_set */
 	struct cds_lfht_node hlist;	/* on css_set_table */
 	struct cds_list_head tasks;	/* task->cg_list */
 	struct cds_list_head cgrp_links;	/* cgrp_cset_link.cgrp_link */
+	struct cds_list_head task_iters;	/* css_task_iter.iters_node: iterators on it (4.4 on) */
 	struct cgroup *subsys[CGT_NR_HIERARCHIES];	/* one cgroup per hierarchy */
 	struct rcu_head rcu_head;	/* kfree_rcu */
 	uint64_t rcu_retired;		/* unlinked by its last put (cgt_rcu_retire), or 0 */
@@ -124,6 +125,13 @@ struct cgrp_cset_link {		/* struct cgrp_cset_link */
 	struct css_set *cset;
 	struct cds_list_head cset_link;	/* on cgrp->cset_links */
 	struct cds_list_head cgrp_link;	/* on cset->cgrp_links */
+};
+
+/* How css_task_iter holds the css_set lock (era.c): its kernel tree and function in each. */
+enum cgt_css_iter {
+	CGT_CSS_ITER_WHOLE,		/* from css_task_iter_start to _end (3.14, 3.15) */
+	CGT_CSS_ITER_ADVANCE,		/* per step; css_set_move_task advances iterators (4.4) */
+	CGT_CSS_ITER_SKIP,		/* per step; css_set_skip_task_iters skips them (6.x) */
 };
 
 enum cgt_iter {			/* which thread-group walk */
@@ -174,6 +182,7 @@ struct cgt_kernel_era {
 	bool proc_cgroup_mutex;		/* proc_cgroup_show takes cgroup_mutex (before 6.8) */
 	bool fork_copies_cset;		/* cgroup_fork references the parent's css_set (3.14) */
 	bool oom_kill_children;		/* oom_kill_process walks its victim's threads (to 5.0) */
+	enum cgt_css_iter css_task_iter;	/* whole walk, or per step (4.4 on) */
 	const char *desc;		/* what it sets, with the commits */
 	/* per behaviour: the kernel's function, tree and commit, and whether the model follows */
 	const char *kernel[CGT_NR_ERA_BEHAVIOURS];
@@ -330,13 +339,24 @@ void threadgroup_unlock(struct task *tsk);
 void threadgroup_change_begin(struct task *tsk);
 void threadgroup_change_end(struct task *tsk);
 
-/* css_task_iter: the tasks of a cgroup, under css_set_lock held for reading. */
+/*
+ * css_task_iter: the tasks of a cgroup. 3.14/3.15 hold css_set_lock for reading from start to
+ * end; from 4.4 (4.2, "cgroup: don't hold css_set_rwsem across css task iteration") each call
+ * takes it alone, and what keeps the walk valid between calls is in the iterator: the css_set
+ * pinned and registered on its task_iters, the last task returned referenced.
+ */
 struct css_task_iter {
 	const struct cgroup *cgrp;
 	struct cds_list_head *cset_pos;	/* position among cgrp->cset_links */
-	struct cds_list_head *task_pos;	/* position in the current cset's tasks */
+	struct cds_list_head *task_pos;	/* whole walk: the task returned; per step: the next */
 	long steps;
-	bool locked;
+	bool locked;			/* whole walk: css_set_lock held until css_task_iter_end */
+	enum cgt_css_iter mode;
+	/* per step */
+	struct css_set *cur_cset;	/* pinned (get_css_set), with the iterator on task_iters */
+	struct task *cur_task;		/* the task returned last, referenced (get_task_struct) */
+	struct cds_list_head iters_node;	/* on cur_cset->task_iters */
+	bool skipped;			/* CSS_TASK_ITER_SKIPPED: task_pos already moved on (6.x) */
 };
 void css_task_iter_start(const struct cgroup *cgrp, struct css_task_iter *it);
 struct task *css_task_iter_next(struct css_task_iter *it);

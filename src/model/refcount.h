@@ -12,13 +12,26 @@
 #include "model.h"
 #include "../base/quarantine.h"
 
-/* refcount_inc: the caller must already hold a reference, so the count is never 0. */
-static inline void refcount_inc(int *r, const char *what)
+/*
+ * refcount_inc, and whether the object was live: false once the use-after-free is reported,
+ * and the caller then touches the object no further.
+ */
+static inline bool refcount_inc_live(int *r, const char *what)
 {
 	int old = __atomic_fetch_add(r, 1, __ATOMIC_RELAXED);
 
-	if (unlikely(old <= 0 || old == CGT_POISON_INT))
-		cgt_violation("refcount_t: addition on 0; use-after-free: %s (count %d)", what, old);
+	if (likely(old > 0 && old != CGT_POISON_INT))
+		return true;
+	/* left as found: a second late access sees the same poison */
+	__atomic_fetch_sub(r, 1, __ATOMIC_RELAXED);
+	cgt_violation("refcount_t: addition on 0; use-after-free: %s (count %d)", what, old);
+	return false;
+}
+
+/* refcount_inc: the caller must already hold a reference, so the count is never 0. */
+static inline void refcount_inc(int *r, const char *what)
+{
+	(void)refcount_inc_live(r, what);
 }
 
 /* refcount_inc_not_zero: a reference only on a live object (a lookup under RCU alone). */

@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <pthread.h>
+#include <string.h>
 
 #include "model_fixture.h"
 
@@ -864,4 +865,181 @@ Test(era, first_tid_ignores_a_reused_tid_of_another_group)
 	cr_assert_eq(nr, 4, "the group's four, nothing of the other process: %ld", nr);
 	cr_assert_eq(missed, 0);
 	(void)other;
+}
+
+/* Three processes in the root cgroup, with init all on init_css_set; the iterator walks them. */
+static void iter_boot(const char *era, struct task **p)
+{
+	boot_era(era);
+	for (int i = 0; i < 3; i++)
+		p[i] = fork_process();
+}
+
+static struct task *iter_next_task(const struct css_task_iter *it)
+{
+	return container_of(it->task_pos, struct task, cg_list);
+}
+
+static void iter_exit(struct task **p)
+{
+	for (int i = 0; i < 3; i++)
+		do_exit(p[i]);
+	model_shutdown();
+}
+
+/*
+ * css_task_iter_start/_next/_end (kernel/cgroup.c @ v3.15.5): down_read(&css_set_rwsem)
+ * from start to end, so no migration's down_write can run between two steps.
+ */
+Test(era, css_task_iter_3_15_holds_css_set_rwsem_across_steps)
+{
+	struct css_task_iter it;
+	struct task *p[3];
+	int n = 0;
+
+	iter_boot("3.15", p);
+	watch(CGT_PT_ITER_STEP, NULL);
+	css_task_iter_start(&cgroups[0][0], &it);
+	while (css_task_iter_next(&it)) {
+		n++;
+		cr_assert_gt(held[CGT_READ][1], 0, "3.15: css_set_rwsem held between steps");
+	}
+	css_task_iter_end(&it);
+	unwatch();
+	cr_assert_eq(n, 4);
+	cr_assert_eq(css_read_held, 4, "every step under css_set_rwsem");
+	cr_assert_eq(held[CGT_READ][1], 0);
+	iter_exit(p);
+}
+
+/*
+ * css_task_iter_next (kernel/cgroup.c @ v4.4.1, spin_lock_bh; kernel/cgroup/cgroup.c @
+ * v6.18.2, spin_lock_irqsave): the lock for the step alone, so a migration (cgroup_procs_write)
+ * runs to its end between two steps, and the walk still meets every task exactly once.
+ */
+static void iter_locks_per_step(const char *era)
+{
+	struct css_task_iter it;
+	struct task *p[3], *t;
+	int n = 0;
+
+	iter_boot(era, p);
+	watch(CGT_PT_ITER_STEP, NULL);
+	css_task_iter_start(&cgroups[0][0], &it);
+	cr_assert_eq(held[CGT_READ][1] + held[CGT_WRITE][1], 0, "%s: unlocked after start", era);
+	while ((t = css_task_iter_next(&it)) != NULL) {
+		n++;
+		cr_assert_eq(held[CGT_READ][1] + held[CGT_WRITE][1], 0,
+			     "%s: css_set_lock dropped between steps", era);
+		/* the one already returned moves: a write section between two steps */
+		cr_assert_eq(cgroup_procs_write(&cgroups[0][2], t->pid), 0);
+	}
+	css_task_iter_end(&it);
+	unwatch();
+	cr_assert_eq(n, 4, "%s: the walk met %d of 4 tasks", era, n);
+	cr_assert_eq(css_read_held + css_write_held, 0, "%s: no step point inside the lock", era);
+	for (int i = 0; i < 3; i++)
+		cr_assert_eq(task_cgroup(p[i], 0), &cgroups[0][2]);
+	assert_model_sound();
+	iter_exit(p);
+}
+
+Test(era, css_task_iter_next_4_4_locks_per_step)
+{
+	iter_locks_per_step("4.4");
+}
+
+Test(era, css_task_iter_next_6_x_locks_per_step)
+{
+	iter_locks_per_step("6.x");
+}
+
+/*
+ * css_set_move_task (v4.4.1: css_task_iter_advance on every iterator whose task_pos is the
+ * leaving task; v6.18.2: css_set_skip_task_iters, CSS_TASK_ITER_SKIPPED, completed by the
+ * next css_task_iter_next): the task the iterator would return next migrates, or exits,
+ * between two steps; the walk goes on with the one after it, and meets no task twice.
+ */
+static void iter_next_task_leaves(const char *era, bool exits)
+{
+	struct css_task_iter it;
+	struct task *p[3], *first, *leaving, *last[2];
+
+	iter_boot(era, p);
+	css_task_iter_start(&cgroups[0][0], &it);
+	first = css_task_iter_next(&it);
+	cr_assert_not_null(first);
+	leaving = iter_next_task(&it);
+	cr_assert_neq(leaving, &init_task);
+	if (exits)
+		do_exit(leaving);
+	else
+		cr_assert_eq(cgroup_procs_write(&cgroups[0][2], leaving->pid), 0);
+	cr_assert_neq(iter_next_task(&it), leaving, "%s: the iterator was moved on", era);
+	cr_assert_eq(it.skipped, !strcmp(era, "6.x"), "%s: skipped, not advanced, in 6.x", era);
+	/* the two after it, each once: init and the process forked first */
+	for (int i = 0; i < 2; i++) {
+		last[i] = css_task_iter_next(&it);
+		cr_assert_not_null(last[i], "%s: the walk went on past the leaver", era);
+		cr_assert(last[i] != first && last[i] != leaving && (!i || last[1] != last[0]),
+			  "%s: a task met twice", era);
+	}
+	cr_assert_null(css_task_iter_next(&it), "%s: and ended", era);
+	css_task_iter_end(&it);
+	assert_model_sound();
+	for (int i = 0; i < 3; i++)
+		if (p[i] != leaving || !exits)
+			do_exit(p[i]);
+	model_shutdown();
+}
+
+Test(era, css_set_move_task_4_4_advances_the_iterator_past_a_migrating_task)
+{
+	iter_next_task_leaves("4.4", false);
+}
+
+Test(era, css_set_move_task_4_4_advances_the_iterator_past_an_exiting_task)
+{
+	iter_next_task_leaves("4.4", true);
+}
+
+Test(era, css_set_skip_task_iters_6_x_skips_the_iterator_past_a_migrating_task)
+{
+	iter_next_task_leaves("6.x", false);
+}
+
+Test(era, css_set_skip_task_iters_6_x_skips_the_iterator_past_an_exiting_task)
+{
+	iter_next_task_leaves("6.x", true);
+}
+
+/*
+ * css_task_iter_next (v4.4.1): get_task_struct on the task it returns, put at the next call
+ * or at css_task_iter_end; css_task_iter_advance_css_set pins cur_cset (get_css_set) and
+ * puts it when the walk leaves it or ends.
+ */
+Test(era, css_task_iter_next_4_4_references_its_task_and_css_set)
+{
+	struct css_task_iter it;
+	struct task *p[3], *t, *prev = NULL;
+	int prev_usage = 0, cset_ref;
+
+	iter_boot("4.4", p);
+	cset_ref = init_css_set.refcount;
+	css_task_iter_start(&cgroups[0][0], &it);
+	cr_assert_eq(it.cur_cset, &init_css_set);
+	cr_assert_eq(init_css_set.refcount, cset_ref + 1, "cur_cset pinned");
+	while ((t = css_task_iter_next(&it)) != NULL) {
+		if (prev)
+			cr_assert_eq(prev->usage, prev_usage, "the one before is put");
+		prev = t;
+		prev_usage = t->usage - 1;
+		/* the test thread holds none of its own: only the iterator's is over the task's */
+		cr_assert_gt(prev_usage, 0);
+	}
+	cr_assert_eq(prev->usage, prev_usage, "the last one put when the walk ends");
+	cr_assert_eq(init_css_set.refcount, cset_ref + 1, "pinned to the end");
+	css_task_iter_end(&it);
+	cr_assert_eq(init_css_set.refcount, cset_ref, "put by css_task_iter_end");
+	iter_exit(p);
 }
