@@ -86,6 +86,7 @@
 		"migration's list_move and can wander into another css_set (css_task_iter_start"	\
 		" takes the lock for reading)",	\
 	  .twin = "css_task_iter holds css_set_lock for reading",	\
+	  .eras = "3.14,3.15",	\
 	  .options = "--swarm off",	\
 	  .explore = "--swarm off --sched random --threads 8 --steps 5000")	\
 	X(CSS_TASK_ITER_BLOCK,	\
@@ -97,7 +98,23 @@
 	  .eras = "3.15",	\
 	  .options = "--swarm off --mix fork=35,exec=2,exit=20,migrate=20,observe=23",	\
 	  .explore = "--swarm off --sched random --threads 8 --steps 5000 --mix "	\
-		"fork=35,exec=2,exit=20,migrate=20,observe=23")
+		"fork=35,exec=2,exit=20,migrate=20,observe=23")	\
+	X(CSS_ITER_STALE_POS,	\
+	  .name = "css-iter-stale-pos", .detector = CGT_DET_INVARIANT, .build = "plain",	\
+	  .history = "the per-step css_task_iter (4.2, \"cgroup: don't hold css_set_rwsem across "	\
+		"css task iteration\") keeps task_pos on its next task between calls, safe only "	\
+		"because css_set_move_task moves on every iterator pointing at a leaving task "	\
+		"(css_task_iter_advance; css_task_iter_skip from b636fd38dc40). Without it the "	\
+		"iterator resumes from a task that left: an exited one, unlinked, is returned "	\
+		"again and again until it is freed, then get_task_struct touches freed memory; "	\
+		"a migrated one leads the walk into another css_set's list, \"up to and "	\
+		"including crashes or infinite loops\" (5ee01f1a7343, which added the same "	\
+		"skip to cgroup_migrate_add_task for 6.x's mg_tasks; syzbot's 2019 KASAN "	\
+		"reports in css_task_iter_advance, cee0c33c546a, are this class)",	\
+	  .twin = "css_set_move_task advances (4.4) or skips (6.x) the iterators first",	\
+	  .eras = "4.4,6.x",	\
+	  .options = "--swarm off --kernel 6.x",	\
+	  .explore = "--swarm off --kernel 6.x --sched random --threads 8 --steps 5000")
 
 enum cgt_bug {
 #define X(id, ...) CGT_BUG_##id,

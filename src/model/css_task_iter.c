@@ -115,11 +115,14 @@ static void css_task_iter_advance(struct css_task_iter *it)
  * (v6.18.2): before @task leaves @cset, every iterator whose next task it is moves on: 4.4
  * advances it at once; 6.x's css_task_iter_skip only steps task_pos and sets
  * CSS_TASK_ITER_SKIPPED, and the iterator's next call completes the advance (b636fd38dc40).
+ * css-iter-stale-pos leaves them where they are.
  */
 void css_set_skip_task_iters(struct css_set *cset, struct task *task)
 {
 	struct css_task_iter *it, *pos;
 
+	if (cgt_bug(CGT_BUG_CSS_ITER_STALE_POS))
+		return;
 	cds_list_for_each_entry_safe(it, pos, &cset->task_iters, iters_node) {
 		if (it->task_pos != &task->cg_list)
 			continue;

@@ -180,6 +180,25 @@ static int mode_rules(const struct tunable_set *run, const struct cgt_run_config
 	return 0;
 }
 
+/*
+ * Without --kernel, a bug of other eras alone than the default runs in the first its
+ * catalogue entry names: `run --bug NAME` at default settings shows it.
+ */
+static const struct cgt_kernel_era *bug_era(const struct cgt_run_config *cfg)
+{
+	char first[16];
+
+	for (int b = 0; b < CGT_NR_BUGS; b++) {
+		const char *eras = cgt_bug_catalogue[b].eras;
+
+		if (!(cfg->bugs & (1UL << b)) || cgt_bug_in_era((enum cgt_bug)b, cfg->era->name))
+			continue;
+		snprintf(first, sizeof(first), "%.*s", (int)strcspn(eras, ","), eras);
+		return cgt_era_find(first);
+	}
+	return NULL;
+}
+
 /* The run's own rules, once its table (@run, whose configuration is @cfg) is parsed. */
 static int run_rules(const struct tunable_set *run, struct cgt_run_config *cfg)
 {
@@ -210,7 +229,9 @@ static int run_rules(const struct tunable_set *run, struct cgt_run_config *cfg)
 	 * says otherwise.
 	 */
 	cfg->kernel_given = cgt_tunables_given(run, "kernel");
-	drawn = cfg->kernel_given ? NULL : cgt_swarm_era(cfg);
+	drawn = cfg->kernel_given ? NULL : bug_era(cfg);
+	if (!drawn && !cfg->kernel_given)
+		drawn = cgt_swarm_era(cfg);
 	if (drawn) {
 		cfg->era = drawn;
 		cfg->kernel_given = true;

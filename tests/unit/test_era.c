@@ -58,6 +58,34 @@ Test(era, css_set_rwsem_bugs_only_in_3_15)
 }
 
 /*
+ * The per-step css_task_iter's own mistake (css_set_move_task leaving an iterator on the task
+ * that leaves) needs the per-step iterator: kernel/cgroup.c @ v4.4.1 and
+ * kernel/cgroup/cgroup.c @ v6.18.2 have it, v3.14.1 and v3.15.5 hold the lock across the
+ * walk. Without --kernel the bug runs in its first era; a whole walk's unlocked walk
+ * (cset-walk-unlocked) is 3.14/3.15's.
+ */
+Test(era, css_iter_stale_pos_only_with_the_per_step_iterator)
+{
+	char *argv[] = { "cgtorture", "--bug", "css-iter-stale-pos", NULL };
+	struct cgt_run_config cfg;
+
+	for (size_t i = 0; i < cgt_nr_kernel_eras; i++) {
+		const struct cgt_kernel_era *e = &cgt_kernel_eras[i];
+		bool per_step = e->css_task_iter != CGT_CSS_ITER_WHOLE;
+
+		cr_assert_eq(per_step, !strcmp(e->name, "4.4") || !strcmp(e->name, "6.x"),
+			     "era %s", e->name);
+		cr_assert_eq(parse(&cfg, e->name, "css-iter-stale-pos"),
+			     per_step ? 0 : CGT_EXIT_USAGE, "era %s", e->name);
+		cr_assert_eq(parse(&cfg, e->name, "cset-walk-unlocked"),
+			     per_step ? CGT_EXIT_USAGE : 0, "era %s", e->name);
+	}
+	cr_assert_eq(cgt_run_options_argv(3, argv, &cfg), 0);
+	cr_assert_str_eq(cfg.era->name, "4.4");
+	cr_assert_str_eq(cfg.css_lock->name, "spinlock", "the era's lock, as --kernel 4.4");
+}
+
+/*
  * An era is a table of behaviours (cgtorture eras --table, docs/model.md): every row says
  * what the model does and names the kernel file it follows or departs from.
  */

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "model_fixture.h"
+#include "../../src/model/bugs.h"
 
 /* Which locks the test thread holds, as the LOCK_HELD/LOCK_RELEASE points tell. */
 static int held[2][3];			/* [side][0 tasklist, 1 css_set, 2 cgroup_mutex] */
@@ -1041,5 +1042,32 @@ Test(era, css_task_iter_next_4_4_references_its_task_and_css_set)
 	cr_assert_eq(init_css_set.refcount, cset_ref + 1, "pinned to the end");
 	css_task_iter_end(&it);
 	cr_assert_eq(init_css_set.refcount, cset_ref, "put by css_task_iter_end");
+	iter_exit(p);
+}
+
+/*
+ * css-iter-stale-pos: css_set_move_task leaves the iterator on the task that migrates away;
+ * the next step finds it on another css_set's list and reports it (the walk would go on
+ * there). Its exiting-task case, a use-after-free, is left to the runs: ASan would end
+ * this test at the read.
+ */
+Test(era, css_iter_stale_pos_caught_at_the_next_step)
+{
+	struct css_task_iter it;
+	struct task *p[3], *leaving;
+
+	iter_boot("4.4", p);
+	cgt_bugs_enabled = 1UL << CGT_BUG_CSS_ITER_STALE_POS;
+	css_task_iter_start(&cgroups[0][0], &it);
+	cr_assert_not_null(css_task_iter_next(&it));
+	leaving = iter_next_task(&it);
+	cr_assert_eq(cgroup_procs_write(&cgroups[0][2], leaving->pid), 0);
+	cr_assert_eq(iter_next_task(&it), leaving, "the iterator was left on it");
+	cr_assert_null(css_task_iter_next(&it), "the walk ends at the report");
+	css_task_iter_end(&it);
+	cr_assert_eq(cgt_failure_count(CGT_DET_INVARIANT), 1);
+	cr_assert(strstr(invariant_summary(), "moved to another css_set"), "%s",
+		  invariant_summary());
+	cgt_bugs_enabled = 0;
 	iter_exit(p);
 }
