@@ -31,6 +31,7 @@ funcs = {
     "procs-fork-during-move": "threadgroup lock, cgroup_post_fork",
     "single-thread-move": "cgroup.threads (v2) / tasks (v1): one thread",
     "zombie-cgroup": "cgroup_exit, cgroup_free, proc_cgroup_show",
+    "threads-read-while-moving": "css_task_iter_next, css_set_move_task",
     "pid-wrap": "alloc_pidmap: past pid_max, from RESERVED_PIDS",
     "pid-reused-at-once": "free_pid: free_pidmap as it unhashes",
 }

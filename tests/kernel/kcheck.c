@@ -501,10 +501,124 @@ static void rmdir_retry(const char *path)
 static void cg_skip(const char *why)
 {
 	const char *keys[] = { "procs-moves-all", "procs-tid-moves-all", "procs-fork-during-move",
-			       "single-thread-move", "zombie-cgroup" };
+			       "single-thread-move", "zombie-cgroup", "threads-read-while-moving" };
 
 	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
 		row(keys[i], "skip", "%s", why);
+}
+
+/*
+ * cgroup.threads read while processes move in and out: v2's cgroup_procs_start/next keep a
+ * css_task_iter between read() calls, and css_task_iter_next takes css_set_lock per step
+ * (kernel/cgroup/cgroup.c @ v6.18.2); css_set_move_task skips the iterators of a task that
+ * leaves. A thread that stays must be listed once in every listing, and no read may fail.
+ * STAYERS tids fill more than seq_file's page, so each listing spans read() calls.
+ */
+#define STAYERS	1000
+static pid_t stayer_tids[STAYERS + 1];
+static int nstayers;
+
+static int cmp_pid(const void *a, const void *b)
+{
+	return (*(const pid_t *)a > *(const pid_t *)b) - (*(const pid_t *)a < *(const pid_t *)b);
+}
+
+/* A process of @n sleeping threads with small stacks, once they all exist; its pid. */
+static pid_t stayers(int n)
+{
+	pid_t c;
+
+	fflush(stdout);
+	c = fork();
+	if (c == 0) {
+		pthread_attr_t attr;
+		pthread_t t;
+
+		pthread_attr_init(&attr);
+		pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+		pthread_attr_setstacksize(&attr, 64 * 1024);
+		for (int i = 0; i < n; i++)
+			if (pthread_create(&t, &attr, sleeper, NULL))
+				break;
+		for (;;)
+			pause();
+	}
+	for (int tries = 0; c > 0 && tries < 500 && list_tasks(c, NULL, 0) < n + 1; tries++)
+		msleep(10);
+	return c;
+}
+
+/* One listing of @dir's cgroup.threads in 256-byte reads: stayers named, each once, or -1. */
+static int read_threads(const char *dir)
+{
+	static unsigned char times[STAYERS + 1];
+	char path[PATH_MAX + 160], buf[256];
+	int fd, hits = 0;
+	long cur = -1;
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "%s/cgroup.threads", dir);
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return -1;
+	memset(times, 0, sizeof(times));
+	while ((n = read(fd, buf, sizeof(buf))) > 0) {
+		for (ssize_t i = 0; i < n; i++) {
+			if (buf[i] >= '0' && buf[i] <= '9') {
+				cur = (cur < 0 ? 0 : cur * 10) + (buf[i] - '0');
+				continue;
+			}
+			if (cur >= 0) {
+				pid_t key = (pid_t)cur, *at = bsearch(&key, stayer_tids, nstayers,
+								       sizeof(key), cmp_pid);
+
+				if (at)
+					times[at - stayer_tids]++;
+			}
+			cur = -1;
+		}
+	}
+	close(fd);
+	if (n < 0)
+		return -1;
+	for (int i = 0; i < nstayers; i++)
+		hits += times[i] == 1;
+	return hits;
+}
+
+static void check_threads_read(const char *r, const char *b, double secs)
+{
+	pid_t st, movers[4], tid, mover;
+	long listings = 0, bad = 0;
+
+	st = stayers(STAYERS);
+	nstayers = st > 0 ? list_tasks(st, stayer_tids, STAYERS + 1) : -1;
+	for (int i = 0; i < 4; i++)
+		movers[i] = helper(4, false, &tid);
+	if (nstayers != STAYERS + 1 || write_pid(r, "cgroup.procs", st)) {
+		row("threads-read-while-moving", "skip", "could not make or move %d threads",
+		    STAYERS);
+		goto out;
+	}
+	qsort(stayer_tids, nstayers, sizeof(pid_t), cmp_pid);
+	fflush(stdout);
+	mover = fork();
+	if (mover == 0) {
+		for (long k = 0; ; k++)
+			for (int i = 0; i < 4; i++)
+				write_pid(k % 2 ? b : r, "cgroup.procs", movers[i]);
+	}
+	for (double end = now() + secs; now() < end; listings++)
+		bad += read_threads(r) != nstayers;
+	reap(mover);
+	row("threads-read-while-moving", listings && !bad ? "yes" : "no", "%ld of %ld listings "
+	    "of cgroup.threads (256-byte reads) missed, repeated or failed on one of %d threads "
+	    "that stayed, while 4 processes of 5 threads moved in and out", bad, listings,
+	    nstayers);
+out:
+	for (int i = 0; i < 4; i++)
+		reap(movers[i]);
+	reap(st);
 }
 
 static void check_cgroups(void)
@@ -618,6 +732,11 @@ static void check_cgroups(void)
 		row("single-thread-move", bad == 0 ? "yes" : "no", "tid %d to v1 tasks: %d "
 		    "thread(s) not where expected", tid, bad);
 	}
+	if (v2)
+		check_threads_read(a, b, 1.0);
+	else
+		row("threads-read-while-moving", "skip", "v1: cgroup.procs and tasks are read "
+		    "from a pidlist loaded at once");
 out:
 	reap(h);
 	reap(h2);

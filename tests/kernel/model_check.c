@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sched.h>
 #include <time.h>
 
 #include "../../src/model/model.h"
@@ -244,6 +245,86 @@ static void check_cgroups(void)
 	do_exit(l);
 }
 
+/*
+ * kcheck's threads-read-while-moving in era 6.x (this machine's kernel): css_task_iter over
+ * a cgroup, a pthread moving 4 processes of 5 threads in and out of it between the steps;
+ * each listing must name each thread of a process that stays exactly once.
+ */
+#define STAYERS	64
+static struct task *movers[4];
+
+static void *mover(void *arg)
+{
+	(void)arg;
+	cgt_rcu_register_thread();
+	for (long k = 0; !__atomic_load_n(&churn_stop, __ATOMIC_RELAXED); k++)
+		for (int i = 0; i < 4; i++)
+			cgroup_procs_write(&cgroups[0][k % 2 ? 2 : 1], movers[i]->pid);
+	cgt_rcu_unregister_thread();
+	return NULL;
+}
+
+static void check_threads_read(double secs)
+{
+	struct cgt_model_config cfg = {
+		.era = cgt_era_find("6.x"),
+		.css_set_lock_ops = cgt_lock_find("spinlock"),
+		.tasklist_lock_ops = cgt_lock_find("rwlock"),
+		.iter = CGT_ITER_FOR_EACH,
+		.walk_limit = 1000000,
+	};
+	struct task *l, *th[STAYERS], *t, *mt[4][4];
+	long listings = 0, bad = 0;
+	int times[STAYERS + 1];
+	struct css_task_iter it;
+	pthread_t mp;
+
+	if (cgt_model_init(&cfg)) {
+		row("threads-read-while-moving", "no", "cgt_model_init failed");
+		return;
+	}
+	l = fork_task(&init_task, 0);
+	for (int i = 0; i < STAYERS; i++)
+		th[i] = fork_task(l, CLONE_THREAD);
+	cgroup_procs_write(&cgroups[0][1], l->pid);
+	for (int i = 0; i < 4; i++) {
+		movers[i] = fork_task(&init_task, 0);
+		for (int j = 0; j < 4; j++)
+			mt[i][j] = fork_task(movers[i], CLONE_THREAD);
+	}
+	__atomic_store_n(&churn_stop, 0, __ATOMIC_RELAXED);
+	pthread_create(&mp, NULL, mover, NULL);
+	for (double end = now() + secs; now() < end; listings++) {
+		int hits = 0;
+
+		memset(times, 0, sizeof(times));
+		css_task_iter_start(&cgroups[0][1], &it);
+		while ((t = css_task_iter_next(&it)) != NULL) {
+			for (int i = 0; i < STAYERS; i++)
+				times[i] += t == th[i];
+			times[STAYERS] += t == l;
+		}
+		css_task_iter_end(&it);
+		for (int i = 0; i <= STAYERS; i++)
+			hits += times[i] == 1;
+		bad += hits != STAYERS + 1;
+	}
+	__atomic_store_n(&churn_stop, 1, __ATOMIC_RELAXED);
+	pthread_join(mp, NULL);
+	row("threads-read-while-moving", yes(listings && !bad), "%ld of %ld css_task_iter "
+	    "walks (6.x: css_set_lock per step) missed or repeated one of %d threads that stayed, "
+	    "while 4 processes of 5 threads moved in and out", bad, listings, STAYERS + 1);
+	for (int i = 3; i >= 0; i--) {
+		for (int j = 3; j >= 0; j--)
+			do_exit(mt[i][j]);
+		do_exit(movers[i]);
+	}
+	for (int i = STAYERS - 1; i >= 0; i--)
+		do_exit(th[i]);
+	do_exit(l);
+	cgt_reap_zombies(true);
+}
+
 /* A fork after ns_last_pid = pid_max - 1, and one after the first is reaped (kcheck's). */
 static void check_pids(void)
 {
@@ -296,6 +377,11 @@ int main(int argc, char **argv)
 	check_zombie();
 	check_readdir(argc > 1 ? atof(argv[1]) : 1.0);
 	check_cgroups();
+	if (cgt_model_exit(why, sizeof(why))) {
+		fprintf(stderr, "model_check: the model leaked: %s\n", why);
+		return 1;
+	}
+	check_threads_read(0.5);
 	if (cgt_model_exit(why, sizeof(why))) {
 		fprintf(stderr, "model_check: the model leaked: %s\n", why);
 		return 1;
