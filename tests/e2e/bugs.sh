@@ -64,5 +64,31 @@ while IFS="$(printf '\037')" read -r bug detector build options _explore; do
 	done
 done <"$log.tsv.us"
 rm -f "$log.tsv" "$log.tsv.us"
+
+# css-iter-stale-pos at default settings, over several seeds: caught in each era with the
+# per-step css_task_iter (4.4 is the one --bug alone runs), and that era clean without it
+for seed in 1 2 3; do
+	for era in "" 6.x; do
+		# shellcheck disable=SC2086
+		if "$dir/plain/cgtorture" run --bug css-iter-stale-pos ${era:+--kernel $era} \
+			--seed "$seed" --duration "$budget" --stop-on invariant --expect fail --quiet \
+			--out "$out" >"$log" 2>&1 && grep -q '^invariant .*report(s)' "$log"; then
+			echo "ok:   css-iter-stale-pos caught (${era:-default era}, seed $seed)"
+		else
+			echo "FAIL: css-iter-stale-pos not caught (${era:-default era}, seed $seed)"
+			fails=$((fails + 1))
+		fi
+	done
+	for era in 4.4 6.x; do
+		if "$dir/plain/cgtorture" run --kernel "$era" --seed "$seed" --duration "$twin_secs" \
+			--expect pass --quiet --out "$out" >"$log" 2>&1 && grep -q '^SUMMARY .*verdict=PASS' "$log"; then
+			echo "ok:   --kernel $era clean, its iterators moved on (seed $seed)"
+		else
+			echo "FAIL: --kernel $era (seed $seed)"
+			grep -E 'report\(s\)|^  \[' "$log" | head -3 | sed 's/^/    /'
+			fails=$((fails + 1))
+		fi
+	done
+done
 [ "$fails" = 0 ] && echo "bugs: all caught, every twin clean" || echo "bugs: $fails failure(s)"
 [ "$fails" = 0 ]
