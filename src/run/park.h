@@ -47,6 +47,17 @@ static inline bool cgt_run_stopping(struct cgt_run *run)
 }
 
 /*
+ * Free running, the driver wants the model still (a check, or the end): a reader between
+ * two read() calls may stop there, as a process closing cgroup.procs halfway does. A
+ * controlled run's pause is the scheduler's, and its readers do not look.
+ */
+static inline bool cgt_run_wants_rest(struct cgt_run *run)
+{
+	return !cgt_sched_on() && (__atomic_load_n(&run->pause, __ATOMIC_ACQUIRE) ||
+				   cgt_run_stopping(run));
+}
+
+/*
  * The ramp ends, @now_s into the run: by the driver, or by a fork refused at the cap; its
  * time is kept if the population was @reached (once, by whoever ends it).
  */
