@@ -91,8 +91,8 @@ static struct task *get_random_task(struct cgt_run *run, struct prng *rng)
  * A thread-group walk: the OOM killer's scan of every thread, khungtaskd's, and the OOM
  * killer's kill of a victim (dump_header's lines, then the victim's threads under
  * tasklist_lock in the eras that had it), one in sixteen each; find_lock_task_mm (under RCU)
- * five in sixteen, and taskstats under siglock the rest (model/). A walker with a watch keeps walking a live
- * process for a while, as a monitor polls it.
+ * five in sixteen, and taskstats under siglock the rest (model/). A walker with a watch
+ * keeps walking a live process for a while, as a monitor polls it.
  */
 static void read_walk(struct cgt_run *run, struct prng *rng, struct cgt_watch *watch)
 {
