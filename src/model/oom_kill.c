@@ -28,26 +28,33 @@ static void find_lock_task_mm(struct task *p, enum cgt_iter iter, struct cgt_wal
  * there): find_lock_task_mm from it. The model finds it by @pid, as the scan would meet it.
  * Returns -ESRCH, -ELOOP, or 0.
  */
-int oom_badness(int pid, enum cgt_iter iter, struct cgt_walk *w)
+/*
+ * What both OOM walks begin with: the walk 3.13 had (walk-from-exiting) in @iter, @w
+ * cleared, and under rcu_read_lock, which the caller drops, the thread @pid as the scan met
+ * it, or NULL if it is gone or already exiting (oom_scan_process_thread passes it by).
+ */
+static struct task *oom_scan_lookup(int pid, enum cgt_iter *iter, struct cgt_walk *w)
 {
 	struct task *p;
-	int ret = 0;
 
 	if (cgt_bug(CGT_BUG_WALK_FROM_EXITING))
-		iter = CGT_ITER_WHILE_EACH;
+		*iter = CGT_ITER_WHILE_EACH;
 	memset(w, 0, sizeof(*w));
 	rcu_read_lock();
 	cgt_point(CGT_PT_RCU_ENTER, NULL);
 	p = find_task_by_vpid(pid);
-	/* oom_scan_process_thread: a thread already exiting is skipped */
-	if (!p || READ_ONCE(p->exit_state)) {
-		ret = -ESRCH;
-		goto out;
+	return p && !READ_ONCE(p->exit_state) ? p : NULL;
+}
+
+int oom_badness(int pid, enum cgt_iter iter, struct cgt_walk *w)
+{
+	struct task *p = oom_scan_lookup(pid, &iter, w);
+	int ret = -ESRCH;
+
+	if (p) {
+		find_lock_task_mm(p, iter, w);
+		ret = w->overran ? -ELOOP : 0;
 	}
-	find_lock_task_mm(p, iter, w);
-	if (w->overran)
-		ret = -ELOOP;
-out:
 	rcu_read_unlock();
 	return ret;
 }
@@ -104,19 +111,11 @@ static void dump_header(void)
  */
 int oom_kill_process(int pid, enum cgt_iter iter, struct cgt_walk *w)
 {
-	struct task *p, *t;
+	struct task *p = oom_scan_lookup(pid, &iter, w), *t;
 	int ret = 0;
 
-	if (cgt_bug(CGT_BUG_WALK_FROM_EXITING))
-		iter = CGT_ITER_WHILE_EACH;
-	memset(w, 0, sizeof(*w));
-	rcu_read_lock();
-	cgt_point(CGT_PT_RCU_ENTER, NULL);
-	p = find_task_by_vpid(pid);
-	if (p && !READ_ONCE(p->exit_state))
-		get_task_struct(p);
-	else
-		p = NULL;
+	if (p)
+		get_task_struct(p);	/* select_bad_process's reference on its choice */
 	rcu_read_unlock();
 	if (!p)
 		return -ESRCH;
