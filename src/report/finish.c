@@ -6,6 +6,7 @@
 #include <stdio.h>
 
 #include "report.h"
+#include "story.h"
 
 int cgt_exit_status(const struct cgt_run_config *cfg, const struct cgt_run_result *res)
 {
@@ -31,6 +32,7 @@ int cgt_run_finish(const struct cgt_run_config *cfg, struct cgt_run_result *res,
 	bool failed = !res->pass;
 	int status;
 
+	cgt_story_settle();
 	if ((failed || res->interrupted) && !cfg->no_report)
 		res->unwritten = cgt_report_write(cfg, res) != 0;
 	status = cgt_exit_status(cfg, res);

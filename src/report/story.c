@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "story.h"
 #include "interest.h"
@@ -27,6 +28,7 @@
 #define MAX_LINES_FREE	16	/* a free-running run's threads interleave more */
 #define MAX_TIDS	(CGT_CAPTURE_INVOLVED + 8)
 #define MAX_NAMES	24
+#define STORY_SETTLE_S	2	/* within the crash handler's grace (detect/crash.c) */
 
 static char story[4096];
 
@@ -298,6 +300,8 @@ static void tell(const struct cgt_capture *c)
 	free(evs);
 }
 
+static pthread_mutex_t teller = PTHREAD_MUTEX_INITIALIZER;
+
 /*
  * A run's story is of its failure of interest, told as that failure is seen: the first
  * failure, then again if a later one is the first of the --stop-on detector. The capture
@@ -310,14 +314,13 @@ void cgt_story_failure(const struct cgt_run_config *cfg, enum cgt_detector det, 
 	 * story and the capture are one each, told by one at a time. A crash in a controlled
 	 * run comes from a signal handler, which must not wait for the thread it interrupted.
 	 */
-	static pthread_mutex_t telling = PTHREAD_MUTEX_INITIALIZER;
 	static struct cgt_failure f[CGT_MAX_FAILURES];
 	int nf, which;
 
 	/* a free-running crash is reported from its signal handler: no copies, no pictures */
 	if (nth > CGT_MAX_FAILURES || (det == CGT_DET_CRASH && !cfg->sched))
 		return;
-	if (det == CGT_DET_CRASH ? pthread_mutex_trylock(&telling) : pthread_mutex_lock(&telling))
+	if (det == CGT_DET_CRASH ? pthread_mutex_trylock(&teller) : pthread_mutex_lock(&teller))
 		return;
 	nf = cgt_failures_get(f, CGT_MAX_FAILURES);
 	if (nf > nth)
@@ -332,7 +335,22 @@ void cgt_story_failure(const struct cgt_run_config *cfg, enum cgt_detector det, 
 			cgt_columns_tell(cgt_capture());
 		}
 	}
-	pthread_mutex_unlock(&telling);
+	pthread_mutex_unlock(&teller);
+}
+
+/*
+ * A story half told is none: a crash that ends the run a few milliseconds after its failure
+ * of interest writes the report while that failure's capture is still being taken. Wait for
+ * it, a bounded while: the teller may be the thread that crashed.
+ */
+void cgt_story_settle(void)
+{
+	struct timespec until;
+
+	clock_gettime(CLOCK_REALTIME, &until);
+	until.tv_sec += STORY_SETTLE_S;
+	if (!pthread_mutex_timedlock(&teller, &until))
+		pthread_mutex_unlock(&teller);
 }
 
 const char *cgt_story(void)

@@ -12,6 +12,7 @@
 /* The run hooks that keep the story: begin forgets the last, failure tells a new one. */
 void cgt_story_begin(const struct cgt_run_config *cfg);
 void cgt_story_failure(const struct cgt_run_config *cfg, enum cgt_detector det, long nth);
+void cgt_story_settle(void);		/* a story being told is finished first */
 const char *cgt_story(void);		/* one event per line, or NULL */
 
 #endif
