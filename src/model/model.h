@@ -460,7 +460,7 @@ const char *cgt_iter_names(void);
 int cgt_iter_parse(const char *name, enum cgt_iter *iter);
 
 /* window_checks.c: what a reader can verify under the locks it holds, checked as it reads */
-void check_walk_visit(const struct task *start, const struct task *t);
+void check_walk_visit(const struct cgt_walk *w, const struct task *t);
 void check_process_locked(struct task *p);
 void check_pid_task_locked(const struct pid *pid, const struct task *t, enum pid_type type);
 void check_cset_task_locked(const struct css_set *cset, const struct task *t);

@@ -98,7 +98,7 @@ static struct task *walk_visit(struct cgt_walk *w, struct task *t)
 			cgt_cover(CGT_PATH_WALK_START_GONE);
 		return NULL;
 	}
-	check_walk_visit(w->start, t);
+	check_walk_visit(w, t);
 	/*
 	 * A walk meets each thread once; one met again has gone round a ring its end is no
 	 * longer on (while_each from an unhashed thread). Brent's method: compare with a

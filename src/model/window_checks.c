@@ -29,14 +29,16 @@
 #include "model.h"
 #include "cgroup_internal.h"
 
-void check_walk_visit(const struct task *start, const struct task *t)
+void check_walk_visit(const struct cgt_walk *w, const struct task *t)
 {
-	const struct signal_struct *sig = READ_ONCE(start->signal), *its = READ_ONCE(t->signal);
+	const struct signal_struct *sig = READ_ONCE(w->start->signal), *its = READ_ONCE(t->signal);
 
+	/* a walk under a lock alone (oom_kill_process, 3.13) may reach freed memory */
 	if (unlikely(its != sig))
-		cgt_violation("under RCU: a walk of tgid %d's threads reached a thread with "
+		cgt_violation("under %s: %s's walk of tgid %d's threads reached a thread with "
 			      "another signal_struct (%p, not %p): freed, or on the wrong list",
-			      READ_ONCE(start->pid), (const void *)its, (const void *)sig);
+			      w->held && !w->section ? w->held->name : "RCU", w->fn, w->start_pid,
+			      (const void *)its, (const void *)sig);
 }
 
 void check_process_locked(struct task *p)

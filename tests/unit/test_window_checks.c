@@ -51,7 +51,9 @@ Test(window, sound_model_silent_then_each_broken_rule_reported_by_its_reader)
 	struct signal_struct *sig;
 	struct pid *pgrp;
 	struct css_set *cset, other;
-	long n;
+	struct cgt_walk w = { 0 };
+	struct task *t;
+	long n = 0;
 
 	fork_group(th, NTHREADS);
 	sig = th[0]->signal;
@@ -62,7 +64,16 @@ Test(window, sound_model_silent_then_each_broken_rule_reported_by_its_reader)
 	th[1]->signal = init_task.signal;
 	cr_assert_eq(fill_stats_for_tgid(th[0]->pid, CGT_ITER_FOR_EACH, (struct cgt_walk[1]){}), 0);
 	th[1]->signal = sig;
-	assert_one_violation("under RCU: a walk of tgid");
+	assert_one_violation("under RCU: fill_stats_for_tgid's walk of tgid");
+
+	/* the same under tasklist_lock alone (oom_kill_process's walk): the lock is named */
+	th[1]->signal = init_task.signal;
+	cgt_read_lock(&tasklist_lock);
+	cgt_walk_for_each_held(&w, th[0], CGT_ITER_FOR_EACH, "oom_kill_process", &tasklist_lock, t)
+		n++;
+	cgt_read_unlock(&tasklist_lock);
+	th[1]->signal = sig;
+	assert_one_violation("under tasklist_lock: oom_kill_process's walk of tgid");
 
 	/* tasklist_lock: nr_threads changed without it (copy_process's count) */
 	sig->nr_threads++;
