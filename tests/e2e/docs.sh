@@ -115,8 +115,15 @@ while IFS="$(printf '\t')" read -r file cmd; do
 	"./cgtorture replay results/<run-id>/report.shrunk.json")
 		expect 0 "^replay: reproduced" replay "$(dirname "$(report)")/report.shrunk.json" ;;
 	"./cgtorture reproduce results/<run-id>/report.json")
-		# "a free-running failure, made exact"
-		expect 0 "^replay: reproduced" reproduce "$(free_report)" --shrink 0 ;;
+		# "a free-running failure, made exact"; in 3.15 that run may end not in the livelock
+		# but in oom_kill_process's walk onto freed memory (docs/detectors.md, 3 runs of 230),
+		# rarely met by a controlled schedule: then the truth is "no schedule gave it"
+		if grep -q '"detector": "livelock"' "$(free_report)"; then
+			expect 0 "^replay: reproduced" reproduce "$(free_report)" --shrink 0
+		else
+			expect "0|1" "^replay: reproduced|^reproduce: no schedule of [0-9]+ gave" \
+				reproduce "$(free_report)" --shrink 0
+		fi ;;
 	"./cgtorture reproduce dmesg.txt")
 		# "a kernel's hang report": searched, then an exact replay
 		expect 0 "^reproduce: reproduced: " reproduce "$PWD/$log" --shrink 0 \

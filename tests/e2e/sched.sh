@@ -256,9 +256,10 @@ refused "--check-determinism free-running" "$plain" run --check-determinism
 refused "replay with no report" "$plain" replay
 refused "an --out with a space" "$plain" run --out "$out/a b"
 
-# -- a free-running report is re-run with its seed; the rate is printed
-"$plain" run --bug walk-from-exiting --swarm off --perturb 100 --threads 64 --duration 10 \
-	--stop-on livelock --expect fail --quiet --out "$out/free" >/dev/null 2>&1
+# -- a free-running report is re-run with its seed; the rate is printed (6.x: its livelock
+# alone, not 3.x's rare walk onto freed memory, see seeing.sh)
+"$plain" run --bug walk-from-exiting --kernel 6.x --swarm off --perturb 100 --threads 64 \
+	--duration 10 --stop-on livelock --expect fail --quiet --out "$out/free" >/dev/null 2>&1
 free=$(find "$out/free" -name report.json | head -1)
 if [ -n "$free" ] && "$plain" replay "$free" --tries 3 >"$out/log" 2>&1;
 	[ -n "$free" ] && grep -q '^replay: reproduced [0-3] of 3' "$out/log"; then

@@ -17,9 +17,12 @@ bad() { echo "FAIL: $*"; fails=$((fails + 1)); }
 
 # -- a free-running failure, its page, and its reproduction as an exact replay. No exec in the
 # mix: the walk's start thread then leaves by exiting, the kind the checks below look for
-# (released by an exec, it is the same bug's other kind, which the story tells otherwise)
-"$bin" run --bug walk-from-exiting --swarm off --perturb 100 --threads 64 --duration 20 \
-	--mix fork=35,exec=0,exit=20,migrate=10,observe=33 \
+# (released by an exec, it is the same bug's other kind, which the story tells otherwise).
+# In 6.x: through 5.0 oom_kill_process walked from the victim under tasklist_lock alone, and
+# from a released victim that walk may also reach freed memory (an invariant, then a crash,
+# in 3 runs of 230 in 3.15), a failure other than the livelock these checks look for.
+"$bin" run --bug walk-from-exiting --kernel 6.x --swarm off --perturb 100 --threads 64 \
+	--duration 20 --mix fork=35,exec=0,exit=20,migrate=10,observe=33 \
 	--stop-on livelock --expect fail --quiet --out "$out/free" >"$out/log" 2>&1
 report=$(find "$out/free" -name report.json | head -1)
 if [ -z "$report" ]; then
