@@ -5,6 +5,7 @@
 
 #include "model.h"
 #include "cgroup_internal.h"
+#include "refcount.h"
 
 struct task init_task;			/* init_task, here standing for pid 1 */
 static struct signal_struct init_signals;	/* init_signals */
@@ -74,6 +75,7 @@ int cgt_model_init(const struct cgt_model_config *cfg)
 	cgt_set_reap_delay(cfg->reap_delay);
 	cgt_lock_init(&tasklist_lock, cfg->tasklist_lock_ops, "tasklist_lock");
 	cgt_window_checks_reset();
+	refcount_zeroed_reset();
 	if (cgroup_init())
 		return -1;
 

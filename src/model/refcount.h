@@ -12,6 +12,11 @@
 #include "model.h"
 #include "../base/quarantine.h"
 
+/* refcount.c: a last put recorded, and a misuse reported with the thread that made it */
+void refcount_zeroed(const int *r);
+void refcount_zeroed_reset(void);
+void refcount_misuse(const int *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
 /*
  * refcount_inc, and whether the object was live: false once the use-after-free is reported,
  * and the caller then touches the object no further.
@@ -24,7 +29,7 @@ static inline bool refcount_inc_live(int *r, const char *what)
 		return true;
 	/* left as found: a second late access sees the same poison */
 	__atomic_fetch_sub(r, 1, __ATOMIC_RELAXED);
-	cgt_violation("refcount_t: addition on 0; use-after-free: %s (count %d)", what, old);
+	refcount_misuse(r, "refcount_t: addition on 0; use-after-free: %s (count %d)", what, old);
 	return false;
 }
 
@@ -53,10 +58,13 @@ static inline bool refcount_dec_and_test(int *r, const char *what)
 	int left = __atomic_sub_fetch(r, 1, __ATOMIC_ACQ_REL);
 
 	if (unlikely(left < 0 || left == CGT_POISON_INT - 1)) {
-		cgt_violation("refcount_t: underflow; use-after-free: %s (count %d)", what, left);
+		refcount_misuse(r, "refcount_t: underflow; use-after-free: %s (count %d)", what, left);
 		return false;
 	}
-	return left == 0;
+	if (left)
+		return false;
+	refcount_zeroed(r);
+	return true;
 }
 
 /* refcount_dec: a put that must not be the last (the kernel warns and leaks). */
