@@ -94,7 +94,8 @@ while IFS="$(printf '\t')" read -r file cmd; do
 	"./cgtorture run --sched random --threads 8 --steps 5000 --seed 7 --check-determinism")
 		expect 0 "End of test: PASS" "$@" ;;
 	"./cgtorture compare"|"./cgtorture compare --reference --workload null,read-mostly --threads 1,2"|\
-	"./cgtorture compare --workload all --locks rwlock,rwsem,rcu-spinlock --threads 2,8 --repeat 5")
+	"./cgtorture compare --workload all --locks rwlock,rwsem,rcu-spinlock --threads 2,8 --repeat 5"|\
+	"./cgtorture compare --reference --workload null,read-mostly --threads 1,2 --locks all --repeat 3 --duration 1 --seed 1")
 		expect 0 "" $(set_opt --repeat 1 $(set_opt --duration 20ms "$@")) --quiet \
 			--out "$tmp/results"
 		ls "$tmp"/results/compare-*/compare.csv >/dev/null 2>&1 ||
