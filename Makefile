@@ -22,13 +22,14 @@ LDLIBS  := -ljansson -lurcu-memb -lurcu-cds -lurcu-common -lm -lpthread
 #   locks    the lock variants (ops tables) and the acquire/release path
 #   sched    controlled schedules: the baton, schedulers, model locks and RCU under it
 #   model    the kernel model and its bug switches
+#   klog     a kernel's own log: its records, mapped onto the model, judged against a failure
 #   detect   the detectors, one file each, in one table
 #   run      free-running and controlled runs: actors, operations, the point hook
 #   report   report.json writer and reader, summary, story, exit policy
 #   search   runs in child processes: explore, replay, shrink, determinism
 #   compare  lock variants side by side
 #   cli      the command line
-LAYERS := base core locks sched model detect run report search compare cli
+LAYERS := base core locks sched model klog detect run report search compare cli
 
 LIB_SRCS   := $(filter-out src/cli/main.c,$(foreach l,$(LAYERS),$(wildcard src/$(l)/*.c)))
 TEST_SRCS  := $(wildcard tests/unit/test_*.c)
@@ -267,9 +268,9 @@ build/fuzz/fuzz_report: $(FUZZ_SRCS) src/report/report_read.h src/sched/schedule
 		-fno-sanitize-recover=undefined -g -O1 -o $@ $(FUZZ_SRCS) -ljansson -lm
 # The kernel-log reader and its registry, on the same terms, seeded from the corpus of real
 # reports (tests/reports/).
-KLOG_FUZZ_SRCS := tests/fuzz/fuzz_klog.c src/report/klog.c src/report/kmap.c src/model/bugs.c \
+KLOG_FUZZ_SRCS := tests/fuzz/fuzz_klog.c src/klog/klog.c src/klog/kmap.c src/model/bugs.c \
 		  src/base/registry.c
-build/fuzz/fuzz_klog: $(KLOG_FUZZ_SRCS) src/report/klog.h src/report/kmap.h \
+build/fuzz/fuzz_klog: $(KLOG_FUZZ_SRCS) src/klog/klog.h src/klog/kmap.h \
 		      src/model/bugs.h src/core/failure.h | deps
 	@mkdir -p $(@D)
 	clang -std=gnu11 -Wall -Wextra -fsanitize=fuzzer,address,undefined \

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * cgtorture reproduce of a kernel's own report: the log read into records (report/klog.c),
- * the record the model knows best mapped onto it (report/kmap.c) and printed as a table,
+ * cgtorture reproduce of a kernel's own report: the log read into records (klog/klog.c),
+ * the record the model knows best mapped onto it (klog/kmap.c) and printed as a table,
  * then a search per candidate (a catalogued bug the frames point at, or the era as it
  * shipped), free-running first (many threads, the clock: what a small schedule may not
  * reach), then controlled schedules. Each failure found is judged against the record's
- * mechanism (report/kmap_judge.c): "reproduced" is the record's mechanism in its kernel;
+ * mechanism (klog/kmap_judge.c): "reproduced" is the record's mechanism in its kernel;
  * "reproduced in part" says what matched and what the model lacks; another failure is
  * printed as such and never counted. The schedule kept is replayed exactly and shrunk as
  * for a report.json.
@@ -18,7 +18,7 @@
 
 #include "search.h"
 #include "../base/build.h"
-#include "../report/kmap.h"
+#include "../klog/kmap.h"
 #include "../report/page.h"
 #include "../run/catalogue.h"
 #include "../run/options.h"

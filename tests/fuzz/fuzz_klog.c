@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../src/report/kmap.h"
+#include "../../src/klog/kmap.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

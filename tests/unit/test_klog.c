@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The kernel-log reader (report/klog.c) and the registry that maps its records onto the
- * model (report/kmap.c), on small logs written here line by line in each form the kernel,
+ * The kernel-log reader (klog/klog.c) and the registry that maps its records onto the
+ * model (klog/kmap.c), on small logs written here line by line in each form the kernel,
  * dmesg, syslog, mail, crash and decode_stacktrace.sh print. The corpus of real reports has
  * its own golden test (tests/e2e/reports.sh).
  */
@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "../../src/model/bugs.h"
-#include "../../src/report/kmap.h"
+#include "../../src/klog/kmap.h"
 
 static struct cgt_klog *parse(const char *text, int *ret, char *err, size_t len)
 {

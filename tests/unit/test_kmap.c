@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * A kernel's record mapped onto the model and a found failure judged against it
- * (report/kmap.c, report/kmap_judge.c): which era a record is of, which searches it may
+ * (klog/kmap.c, klog/kmap_judge.c): which era a record is of, which searches it may
  * have, and when a failure is its mechanism, in part, or another failure. The logs are
  * written here in the kernel's formats; the failures as the model's report.json has them.
  */
@@ -11,8 +11,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../../src/report/klog.h"
-#include "../../src/report/kmap.h"
+#include "../../src/klog/klog.h"
+#include "../../src/klog/kmap.h"
 #include "../../src/model/bugs.h"
 
 /* The log and its map live together: the map points into the log's records. */
