@@ -508,115 +508,183 @@ static int verdict(const struct cgt_reproduce_opts *o, const char *path,
 	return ret ? ret : f->grade == CGT_KMAP_REPRODUCED ? CGT_EXIT_PASS : CGT_EXIT_FAIL;
 }
 
-int cgt_reproduce_klog(const struct cgt_reproduce_opts *o)
+/* One reproduction of a kernel's log, carried through the steps below. */
+struct klog_repro {
+	const struct cgt_reproduce_opts *o;
+	const char *path;
+	struct cgt_klog *log;
+	struct cgt_kmap *map;
+	struct klog_judge judge;
+	struct klog_found best;
+	char *out;			/* the search folder */
+	long runs, tried;		/* --runs (0: --map), schedules run */
+	int searched;
+};
+
+/* 1. The log read into records, or the functions handed in; a write-up refused. */
+static int repro_read(struct klog_repro *r)
 {
-	struct cgt_klog *log = malloc(sizeof(*log));
-	struct cgt_kmap *map = malloc(sizeof(*map));
-	struct klog_judge judge = { 0 };
-	struct klog_found best = { .grade = CGT_KMAP_OTHER }, f;
-	const char *path = o->report;
-	FILE *in = strcmp(path, "-") ? fopen(path, "r") : stdin;
-	char err[300], *base, *copy = strdup(path), *out = NULL;
-	const char *build;
-	long per, tried = 0, runs = o->map ? 0 : o->runs;
-	int ret = CGT_EXIT_USAGE, searched = 0, mapped;
+	FILE *in = strcmp(r->path, "-") ? fopen(r->path, "r") : stdin;
+	char err[300];
+	int ret = 0;
 
 	if (!in) {
-		fprintf(stderr, "cgtorture: %s: cannot open it\n", path);
-		goto out;
+		fprintf(stderr, "cgtorture: %s: cannot open it\n", r->path);
+		return CGT_EXIT_USAGE;
 	}
-	if (!log || !map || !copy) {
-		fprintf(stderr, "cgtorture: %s: out of memory\n", path);
-		goto out;
-	}
-	if (o->functions[0] ? hand_record(o, log, err, sizeof(err)) :
-	    cgt_klog_read(in, log, cgt_kmap_said, err, sizeof(err))) {
-		if (o->functions[0] || log->nrecords || !log->lines)
-			fprintf(stderr, "cgtorture: %s: %s\n", path, err);
+	if (r->o->functions[0] ? hand_record(r->o, r->log, err, sizeof(err)) :
+	    cgt_klog_read(in, r->log, cgt_kmap_said, err, sizeof(err))) {
+		if (r->o->functions[0] || r->log->nrecords || !r->log->lines)
+			fprintf(stderr, "cgtorture: %s: %s\n", r->path, err);
 		else
-			refuse_writeup(path, err);
-		goto out;
+			refuse_writeup(r->path, err);
+		ret = CGT_EXIT_USAGE;
 	}
-	mapped = best_record(log, map);
+	if (in != stdin)
+		fclose(in);
+	return ret;
+}
+
+/*
+ * 2. The record the model knows best mapped and printed, with its candidates; a mechanism
+ * the model lacks said. Runs a search needing another build there instead.
+ */
+static int repro_map(struct klog_repro *r)
+{
+	const char *build;
+	int mapped = best_record(r->log, r->map);
+
 	if (mapped == -1) {
-		not_modelled(path, log);
-		goto out;
+		not_modelled(r->path, r->log);
+		return CGT_EXIT_USAGE;
 	}
-	judge.map = map;
-	print_map(path, log, map);
+	r->judge.map = r->map;
+	print_map(r->path, r->log, r->map);
 	if (mapped == -2) {
 		printf("reproduce: not modelled: the record's mechanism needs %s\n",
-		       map->want.lacks);
-		goto out;
+		       r->map->want.lacks);
+		return CGT_EXIT_USAGE;
 	}
-	build = needed_build(&map->cand[0]);
-	if (runs && build && strcmp(build, cgt_build_name()) && strcmp(path, "-"))
-		run_in_build(build, o);
-	print_candidates(map);
-	if (!runs) {
-		ret = CGT_EXIT_PASS;
-		goto out;
-	}
+	build = needed_build(&r->map->cand[0]);
+	if (r->runs && build && strcmp(build, cgt_build_name()) && strcmp(r->path, "-"))
+		run_in_build(build, r->o);
+	print_candidates(r->map);
+	return 0;
+}
+
+/* 3. The search folder, reproduce-<the log's name> under --out, checked writable. */
+static int repro_folder(struct klog_repro *r)
+{
+	char *copy = strdup(r->path), *base;
+	int ret = CGT_EXIT_USAGE;
+
+	if (!copy)
+		return ret;
 	base = basename(copy);
 	base[strcspn(base, ".")] = '\0';
-	out = malloc(strlen(o->out) + strlen(base) + 16);
-	if (!out)
-		goto out;
-	sprintf(out, "%s/reproduce-%s", o->out[0] ? o->out : ".", base);
-	ret = cgt_search_folder("reproduce", out, "");
-	if (ret)
-		goto out;
-	ret = CGT_EXIT_USAGE;
-	for (int i = 0; i < map->ncandidates && tried < runs && !cgt_run_interrupted(); i++) {
-		const struct cgt_kmap_candidate *c = &map->cand[i];
+	r->out = malloc(strlen(r->o->out) + strlen(base) + 16);
+	if (r->out) {
+		sprintf(r->out, "%s/reproduce-%s", r->o->out[0] ? r->o->out : ".", base);
+		ret = cgt_search_folder("reproduce", r->out, "");
+	}
+	free(copy);
+	return ret;
+}
 
-		build = needed_build(c);
+/*
+ * 4. A search per candidate in order, the likeliest given half of what --runs has left and
+ * the last all of it, until one reproduces the record's mechanism whole; the best kept.
+ */
+static int repro_search(struct klog_repro *r)
+{
+	struct klog_found f;
+	long per;
+
+	for (int i = 0; i < r->map->ncandidates && r->tried < r->runs && !cgt_run_interrupted();
+	     i++) {
+		const struct cgt_kmap_candidate *c = &r->map->cand[i];
+		const char *build = needed_build(c);
+
 		if (build && strcmp(build, cgt_build_name())) {
 			printf("reproduce: candidate %s (%s) needs the %s build: build/%s/cgtorture "
 			       "reproduce %s\n", cgt_kmap_candidate_name(c),
-			       cgt_detector_names[c->detector], build, build, path);
+			       cgt_detector_names[c->detector], build, build, r->path);
 			continue;
 		}
-		/* half of what is left to the likeliest, all of it to the last */
-		per = i + 1 < map->ncandidates ? (runs - tried) / 2 : runs - tried;
+		per = i + 1 < r->map->ncandidates ? (r->runs - r->tried) / 2 : r->runs - r->tried;
 		if (per < 10)
-			per = runs - tried < 10 ? runs - tried : 10;
-		searched++;
-		if (search(o, map, c, out, runs - tried, &per, &judge, &f) == CGT_EXIT_TOOL) {
-			ret = CGT_EXIT_TOOL;
-			goto out;
-		}
-		tried += per;
-		if (f.grade > best.grade || (f.grade == best.grade && f.exact && !best.exact))
-			best = f;
-		if (best.grade == CGT_KMAP_REPRODUCED)
+			per = r->runs - r->tried < 10 ? r->runs - r->tried : 10;
+		r->searched++;
+		if (search(r->o, r->map, c, r->out, r->runs - r->tried, &per, &r->judge, &f) ==
+		    CGT_EXIT_TOOL)
+			return CGT_EXIT_TOOL;
+		r->tried += per;
+		if (f.grade > r->best.grade ||
+		    (f.grade == r->best.grade && f.exact && !r->best.exact))
+			r->best = f;
+		if (r->best.grade == CGT_KMAP_REPRODUCED)
 			break;
 	}
+	return 0;
+}
+
+/* 5. The verdict: what was found, or how far an interrupted or fruitless search went. */
+static int repro_conclude(struct klog_repro *r)
+{
+	int ret;
+
 	if (cgt_run_interrupted()) {
 		/* the search it cut short said how far it got; this says how many were done */
-		ret = cgt_search_interrupted("reproduce", searched - 1, map->ncandidates,
+		ret = cgt_search_interrupted("reproduce", r->searched - 1, r->map->ncandidates,
 					     "searches");
-		if (verdict(o, path, map, &best, &judge, tried) < 0)
+		if (verdict(r->o, r->path, r->map, &r->best, &r->judge, r->tried) < 0)
 			printf("reproduce: nothing found before the interruption\n");
-		goto out;
+		return ret;
 	}
-	ret = verdict(o, path, map, &best, &judge, tried);
+	ret = verdict(r->o, r->path, r->map, &r->best, &r->judge, r->tried);
 	if (ret >= 0)
-		goto out;
-	if (!searched)
+		return ret;
+	if (!r->searched)
 		fprintf(stderr, "cgtorture: %s: no search can run in the %s build (see above)\n",
-			path, cgt_build_name());
+			r->path, cgt_build_name());
 	else
 		printf("reproduce: not found within the budget: %d search(es), %ld schedule(s) "
-		       "(--runs %ld)%s\n", searched, tried, runs,
-		       o->free_s > 0 ? " and a free-running run each" : "");
-	ret = searched ? CGT_EXIT_MISSED : CGT_EXIT_USAGE;
+		       "(--runs %ld)%s\n", r->searched, r->tried, r->runs,
+		       r->o->free_s > 0 ? " and a free-running run each" : "");
+	return r->searched ? CGT_EXIT_MISSED : CGT_EXIT_USAGE;
+}
+
+/*
+ * cgtorture reproduce LOG, as syzkaller's repro() tells its pipeline: read, map, then (not
+ * with --map) the folder, the searches and the verdict.
+ */
+int cgt_reproduce_klog(const struct cgt_reproduce_opts *o)
+{
+	struct klog_repro r = {
+		.o = o, .path = o->report, .best = { .grade = CGT_KMAP_OTHER },
+		.runs = o->map ? 0 : o->runs,
+		.log = malloc(sizeof(*r.log)), .map = malloc(sizeof(*r.map)),
+	};
+	int ret;
+
+	if (!r.log || !r.map) {
+		fprintf(stderr, "cgtorture: %s: out of memory\n", r.path);
+		ret = CGT_EXIT_USAGE;
+		goto out;
+	}
+	ret = repro_read(&r);
+	if (!ret)
+		ret = repro_map(&r);
+	if (!ret && r.runs) {
+		ret = repro_folder(&r);
+		if (!ret)
+			ret = repro_search(&r);
+		if (!ret)
+			ret = repro_conclude(&r);
+	}
 out:
-	if (in && in != stdin)
-		fclose(in);
-	free(log);
-	free(map);
-	free(copy);
-	free(out);
+	free(r.log);
+	free(r.map);
+	free(r.out);
 	return ret;
 }
