@@ -297,15 +297,22 @@ void cgroup_fork(struct task *child, struct task *parent)
 	cgt_read_unlock(&css_set_lock);
 }
 
-/* 3.14's bad_fork_cleanup_cgroup: cgroup_exit puts what cgroup_fork took (v3.14.1). */
+/*
+ * 3.14's bad_fork_cleanup_cgroup: cgroup_exit puts what cgroup_fork took (v3.14.1), outside
+ * any RCU read-side section: the last put takes css_set_lock for writing, which may sleep
+ * (css_set_rwsem's variant in a 3.14 run).
+ */
 void cgroup_cancel_fork(struct task *child)
 {
+	struct css_set *cset;
+
 	if (!cgt_model_cfg()->era->fork_copies_cset)
 		return;
 	rcu_read_lock();
-	put_css_set(rcu_dereference(child->cgroups));
+	cset = rcu_dereference(child->cgroups);	/* held: cgroup_fork's reference */
 	rcu_read_unlock();
 	RCU_INIT_POINTER(child->cgroups, &init_css_set);
+	put_css_set(cset);
 }
 
 /*

@@ -557,6 +557,35 @@ Test(era, cgroup_post_fork_3_15_child_follows_the_parents_move)
 }
 
 /*
+ * 3.14's failed fork (bad_fork_cleanup_cgroup -> cgroup_exit, v3.14.1) puts the css_set
+ * cgroup_fork took outside any RCU read-side section: the last put takes css_set_lock for
+ * writing, a sleeping lock in a run of 3.14 with css_set_rwsem (a night's false rcu-nesting
+ * report). The parent moves away twice, so the child's copy holds the last reference.
+ */
+Test(era, cgroup_cancel_fork_3_14_puts_the_last_reference_outside_rcu)
+{
+	struct task *parent, child = { 0 };
+	long csets;
+
+	boot_era("3.14");
+	parent = fork_process();
+	cr_assert_eq(cgroup_procs_write(&cgroups[0][1], parent->pid), 0);
+	cgroup_fork(&child, parent);
+	cr_assert_eq(cgroup_procs_write(&cgroups[0][2], parent->pid), 0);
+	csets = __atomic_load_n(&cgt_live.csets, __ATOMIC_RELAXED);
+	watch(CGT_PT_LOCK_WAIT, NULL);
+	cgroup_cancel_fork(&child);
+	unwatch();
+	cr_assert_geq(seen, 1, "the last put takes css_set_lock");
+	cr_assert_eq(rcu_held, 0, "%ld lock wait(s) inside rcu_read_lock", rcu_held);
+	rcu_barrier();
+	cr_assert_eq(__atomic_load_n(&cgt_live.csets, __ATOMIC_RELAXED), csets - 1,
+		     "the child's copy was the last reference");
+	do_exit(parent);
+	model_shutdown();
+}
+
+/*
  * copy_process (kernel/fork.c) from 4.4 on: every fork, not only CLONE_THREAD, takes the one
  * global cgroup_threadgroup_rwsem for reading (1ed1328792ff); 3.15 forks a process without
  * its group_rwsem, which only CLONE_THREAD takes.
