@@ -17,6 +17,9 @@ pkg-config:/usr/bin/pkg-config
 python3:/usr/bin/python3
 gnuplot-nox:/usr/bin/gnuplot-nox
 parallel:/usr/bin/parallel
+openssh-server:/usr/sbin/sshd
+openssh-client:/usr/bin/ssh
+rsync:/usr/bin/rsync
 graphviz:/usr/bin/dot
 chromium:/usr/bin/chromium
 fonts-dejavu-core:/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf
