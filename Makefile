@@ -183,6 +183,7 @@ test: $(UNIT_TESTS) build/plain/cgtorture build/tsan/cgtorture build/asan/cgtort
 	docs		'tests/e2e/docs.sh build' \
 	nightly-plan	'python3 tests/tools/test_nightly_plan.py' \
 	nightly		'tests/e2e/nightly.sh build' \
+	nightly-ssh	'tests/e2e/nightly_ssh.sh build' \
 	soak		'RUNS=10 DURATION=2 SCHEDULES=100 SOAK_BIG=0 tests/e2e/soak build $$(mktemp -d)'
 
 stress: cgtorture
