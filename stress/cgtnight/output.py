@@ -198,7 +198,8 @@ def testid(root, binaries):
         except OSError:
             pass
     dirty = {True: "dirty", False: "clean", None: "dirty: unknown"}[tid["dirty"]]
-    tid["describe"] = f"commit {tid['commit'][:12]} ({dirty})"
+    tid["describe"] = (f"commit {commit[:12]} ({dirty})" if commit else
+                       "commit unknown: not a git checkout")
     return tid
 
 

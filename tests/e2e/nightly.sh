@@ -214,8 +214,8 @@ check "merge: the same shard twice refused" "$? $(wc -l <"$tmp/err")" "2 1"
 check "merge: a missing shard's cells are not run" "$(tail -1 "$tmp/half/summary.txt" | sed 's/.*, //')" \
 	"$(($(seeds "$tmp/s2" | wc -l))) not run"
 
-# --- the same two shards at once through GNU parallel, as stress/README.md's command runs
-# them over ssh (here on this machine), then merged: the same night
+# --- the same two shards at once through GNU parallel on this machine, then merged: the
+# same night (nightly_ssh.sh runs stress/README.md's command over ssh)
 if command -v parallel >/dev/null; then
 	parallel -j 2 --will-cite "$nightly" --build-dir "$fake" --scenarios "$tmp/scn" \
 		--kill-margin 1s --seed 42 --shard {}/2 --out "$tmp/p{}" ::: 1 2 >"$tmp/par.log" 2>&1
