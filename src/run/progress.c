@@ -4,6 +4,7 @@
  * terminal a progress line on stderr, drawn over itself and wiped before anything else is
  * printed. Both kinds of run print them from their driver, between two looks at the model.
  */
+#include <string.h>
 #include <unistd.h>
 
 #include "run_internal.h"
@@ -13,6 +14,7 @@ void cgt_run_progress_begin(const struct cgt_run *run, struct run_progress *p)
 	p->next_stats = run->start + run->cfg->stats_interval;
 	p->next_progress = 0;
 	p->tty = !run->cfg->quiet && isatty(STDERR_FILENO);
+	p->waiting = NULL;
 }
 
 void cgt_run_progress(struct cgt_run *run, struct run_progress *p)
@@ -44,8 +46,10 @@ void cgt_run_progress_wait(struct run_progress *p, const char *what, long left)
 {
 	double now = cgt_now();
 
-	if (!p->tty || now < p->next_progress)
+	/* a new phase shows at once, however short: the line says where the end is */
+	if (!p->tty || (now < p->next_progress && p->waiting && !strcmp(what, p->waiting)))
 		return;
+	p->waiting = what;
 	fprintf(stderr, "\r\033[K%s: %ld thread(s) to go", what, left);
 	fflush(stderr);
 	p->next_progress = now + 0.25;

@@ -24,6 +24,7 @@ struct run_progress {
 	double next_stats;		/* when the next stats line is due */
 	double next_progress;		/* when the progress line is drawn again */
 	bool tty;			/* stderr is a terminal, which the progress line needs */
+	const char *waiting;		/* the end's phase last shown, or NULL */
 };
 void cgt_run_progress_begin(const struct cgt_run *run, struct run_progress *p);
 void cgt_run_progress(struct cgt_run *run, struct run_progress *p);
