@@ -5,13 +5,13 @@
 # must pass with no report in every build.
 # Usage: tests/e2e/bugs.sh BUILD_DIR   (holding plain/, tsan/ and asan/cgtorture)
 set -u
+. "$(dirname "$0")/lib.sh"
 dir=${1:?usage: tests/e2e/bugs.sh BUILD_DIR}
 budget=${CGT_BUG_SECONDS:-20}	# per attempt; the run stops at the first failure
 twin_secs=${CGT_TWIN_SECONDS:-3}
 log=$(mktemp)
 out=$(mktemp -d)
 trap 'rm -rf "$log" "$log.page" "$out"' EXIT
-fails=0
 
 "$dir/plain/cgtorture" bugs --tsv >"$log.tsv" || exit 1
 # a tab is white space to read, so empty columns would merge: split on \037 instead
@@ -23,30 +23,27 @@ while IFS="$(printf '\037')" read -r bug detector build options _explore; do
 		--quiet --out "$out" >"$log" 2>&1
 	rc=$?
 	if [ "$rc" = 0 ] && grep -q "^$detector .*report(s)" "$log"; then
-		echo "ok:   $bug caught by $detector ($build) $(sed -n 's/.*\(first_failure_s=[0-9.]*\).*/\1/p' "$log")"
+		ok "$bug caught by $detector ($build) $(sed -n 's/.*\(first_failure_s=[0-9.]*\).*/\1/p' "$log")"
 		# its folder: trace.json valid, linkage.svg, report.html rendered by Chromium
 		rdir=$(sed -n 's|^report: \(.*\)/report.json and .*|\1|p' "$log")
 		if [ -n "$rdir" ] && tests/tools/page_check.py "$rdir" "$detector" >"$log.page" 2>&1; then
-			echo "ok:   $bug: $(cat "$log.page")"
+			ok "$bug: $(cat "$log.page")"
 		else
-			echo "FAIL: $bug: its report folder (${rdir:-none})"
+			bad "$bug: its report folder (${rdir:-none})"
 			sed 's/^/    /' "$log.page" | head -6
-			fails=$((fails + 1))
 		fi
 		# a race's accesses, function by function, are kept in report.json
 		if [ "$detector" = tsan ]; then
 			if grep -q 'report 1: data-race' "$rdir/report.json" &&
 				grep -q "bytes by TSan's T[0-9]*: [a-z_]* <- " "$rdir/report.json"; then
-				echo "ok:   $bug: report.json names the race's functions"
+				ok "$bug: report.json names the race's functions"
 			else
-				echo "FAIL: $bug: report.json keeps no stack of the race"
-				fails=$((fails + 1))
+				bad "$bug: report.json keeps no stack of the race"
 			fi
 		fi
 	else
-		echo "FAIL: $bug ($build): status $rc, $detector did not report"
+		bad "$bug ($build): status $rc, $detector did not report"
 		grep -E 'report\(s\)|^  \[' "$log" | head -5 | sed 's/^/    /'
-		fails=$((fails + 1))
 	fi
 	for twin_build in plain tsan asan; do
 		# shellcheck disable=SC2086
@@ -55,11 +52,10 @@ while IFS="$(printf '\037')" read -r bug detector build options _explore; do
 		rc=$?
 		races=$(grep -c 'WARNING: ThreadSanitizer\|ERROR: AddressSanitizer' "$log")
 		if [ "$rc" = 0 ] && [ "$races" = 0 ]; then
-			echo "ok:   $bug twin clean ($twin_build)"
+			ok "$bug twin clean ($twin_build)"
 		else
-			echo "FAIL: $bug twin ($twin_build): status $rc, $races sanitizer report(s)"
+			bad "$bug twin ($twin_build): status $rc, $races sanitizer report(s)"
 			grep -E 'report\(s\)|^  \[|WARNING|ERROR' "$log" | head -5 | sed 's/^/    /'
-			fails=$((fails + 1))
 		fi
 	done
 done <"$log.tsv.us"
@@ -73,22 +69,19 @@ for seed in 1 2 3; do
 		if "$dir/plain/cgtorture" run --bug css-iter-stale-pos ${era:+--kernel $era} \
 			--seed "$seed" --duration "$budget" --stop-on invariant --expect fail --quiet \
 			--out "$out" >"$log" 2>&1 && grep -q '^invariant .*report(s)' "$log"; then
-			echo "ok:   css-iter-stale-pos caught (${era:-default era}, seed $seed)"
+			ok "css-iter-stale-pos caught (${era:-default era}, seed $seed)"
 		else
-			echo "FAIL: css-iter-stale-pos not caught (${era:-default era}, seed $seed)"
-			fails=$((fails + 1))
+			bad "css-iter-stale-pos not caught (${era:-default era}, seed $seed)"
 		fi
 	done
 	for era in 4.4 6.x; do
 		if "$dir/plain/cgtorture" run --kernel "$era" --seed "$seed" --duration "$twin_secs" \
 			--expect pass --quiet --out "$out" >"$log" 2>&1 && grep -q '^SUMMARY .*verdict=PASS' "$log"; then
-			echo "ok:   --kernel $era clean, its iterators moved on (seed $seed)"
+			ok "--kernel $era clean, its iterators moved on (seed $seed)"
 		else
-			echo "FAIL: --kernel $era (seed $seed)"
+			bad "--kernel $era (seed $seed)"
 			grep -E 'report\(s\)|^  \[' "$log" | head -3 | sed 's/^/    /'
-			fails=$((fails + 1))
 		fi
 	done
 done
-[ "$fails" = 0 ] && echo "bugs: all caught, every twin clean" || echo "bugs: $fails failure(s)"
-[ "$fails" = 0 ]
+tally bugs "all caught, every twin clean"

@@ -2,8 +2,8 @@
 # Command-line checks: bad input gets one line on stderr and exit status 2; help and a
 # short run behave. Usage: tests/e2e/cli.sh path/to/cgtorture
 set -u
+. "$(dirname "$0")/lib.sh"
 bin=${1:?usage: tests/e2e/cli.sh path/to/cgtorture}
-fails=0
 out=$(mktemp) err=$(mktemp)
 trap 'rm -f "$out" "$err"' EXIT
 
@@ -15,11 +15,10 @@ expect() {
 	got=$?
 	lines=$(wc -l <"$err")
 	if [ "$got" != "$want" ] || { [ "$want" = 2 ] && [ "$lines" != 1 ]; }; then
-		echo "FAIL: cgtorture $* -> status $got (want $want), $lines stderr line(s):"
+		bad "cgtorture $* -> status $got (want $want), $lines stderr line(s):"
 		sed 's/^/    /' "$err"
-		fails=$((fails + 1))
 	else
-		echo "ok:   cgtorture $* -> $got${lines:+  }$(head -c 100 "$err")"
+		ok "cgtorture $* -> $got${lines:+  }$(head -c 100 "$err")"
 	fi
 }
 
@@ -72,65 +71,65 @@ expect 2 run --lock percpu-rwsem
 expect 2 run --quiet=yes
 "$bin" run --lock percpu-rwsem 2>"$err"
 grep -q "unknown option '--lock' (did you mean --locks?)" "$err" ||
-	{ echo "FAIL: the parser does not name the word: $(cat "$err")"; fails=$((fails + 1)); }
+	bad "the parser does not name the word: $(cat "$err")"
 "$bin" run --bug cset-walk-unlocked --stop-on tsan --expect fail 2>"$err"
 grep -q 'build/tsan/cgtorture' "$err" ||
-	{ echo "FAIL: the build that can is not named: $(cat "$err")"; fails=$((fails + 1)); }
+	bad "the build that can is not named: $(cat "$err")"
 expect 0 compare --help
 expect 0 --help
 expect 0 run --help
 expect 0 --version
-grep -q '^cgtorture .* (plain build)$' "$out" || { echo "FAIL: --version: $(cat "$out")"; fails=$((fails + 1)); }
+grep -q '^cgtorture .* (plain build)$' "$out" || bad "--version: $(cat "$out")"
 # help CMD and CMD --help, for every command
 for c in run bugs locks schedulers eras compare explore replay shrink show reproduce; do
 	expect 0 help "$c"
-	grep -q "^usage: cgtorture" "$out" || { echo "FAIL: help $c: no usage line"; fails=$((fails + 1)); }
+	grep -q "^usage: cgtorture" "$out" || bad "help $c: no usage line"
 	expect 0 "$c" --help
 done
 expect 2 help nosuchcommand
 expect 0 help --help
-grep -q "^usage: cgtorture \[run\]" "$out" || { echo "FAIL: help --help: not help's text"; fails=$((fails + 1)); }
+grep -q "^usage: cgtorture \[run\]" "$out" || bad "help --help: not help's text"
 # the manual page and the completion script (tests/e2e/install.sh renders and runs them)
 expect 0 help --man
-grep -q '^\.TH CGTORTURE 1 ' "$out" || { echo "FAIL: help --man: no .TH line"; fails=$((fails + 1)); }
+grep -q '^\.TH CGTORTURE 1 ' "$out" || bad "help --man: no .TH line"
 expect 0 help --completion bash
-grep -q '^complete -F _cgtorture cgtorture$' "$out" || { echo "FAIL: help --completion bash: no complete line"; fails=$((fails + 1)); }
+grep -q '^complete -F _cgtorture cgtorture$' "$out" || bad "help --completion bash: no complete line"
 expect 2 help --completion zsh
 expect 2 help --completion
 
 # The error names the valid choices.
 "$bin" run --css-lock nosuchlock 2>"$err"
-grep -q 'rwlock, rwsem, spinlock' "$err" || { echo "FAIL: lock error does not list the variants"; fails=$((fails + 1)); }
+grep -q 'rwlock, rwsem, spinlock' "$err" || bad "lock error does not list the variants"
 
 # A short run passes, echoes every parameter and ends with the verdict line.
 expect 0 run --duration 1 --threads 64 --seed 7
 for p in duration=1s seed=7 threads=64 walkers= iter=for_each css-lock= tasklist-lock= mix= \
 	 clone-thread= stats-interval= stack=; do
-	grep -q "$p" "$out" || { echo "FAIL: banner lacks $p"; fails=$((fails + 1)); }
+	grep -q "$p" "$out" || bad "banner lacks $p"
 done
-grep -q '^End of test: PASS' "$out" || { echo "FAIL: no PASS verdict"; fails=$((fails + 1)); }
-grep -q '^SUMMARY .*verdict=PASS' "$out" || { echo "FAIL: no SUMMARY line"; fails=$((fails + 1)); }
+grep -q '^End of test: PASS' "$out" || bad "no PASS verdict"
+grep -q '^SUMMARY .*verdict=PASS' "$out" || bad "no SUMMARY line"
 
 # More threads than the machine allows (max_map_count/2 at most, 32,765 by default): the
 # banner says what caps it. No forks, so the run itself stays small.
 expect 0 run --threads 100000 --duration 0.2 --swarm off \
 	--mix fork=0,exec=0,exit=0,migrate=0,observe=100
 grep -q '^  machine: about [0-9]* threads at most (pid_max' "$out" ||
-	{ echo "FAIL: banner lacks the machine's thread cap"; fails=$((fails + 1)); }
+	bad "banner lacks the machine's thread cap"
 
 # --expect known asks for the era's catalogued behaviour: 6.x's locks have none, so it is
 # missed (3).
 expect 3 run --kernel 6.x --duration 0.5 --threads 64 --quiet --expect known
 grep -q "^expected the era's known behaviour, found none" "$out" ||
-	{ echo "FAIL: --expect known missed without saying so"; fails=$((fails + 1)); }
+	bad "--expect known missed without saying so"
 
 # --off-cpu: a reader of the threadgroup lock kept off the CPU holding it is the end of a
 # hang's chain (the writer in cgroup_procs_write, then everything behind it), free-running.
 oc=$(mktemp -d)
 expect 1 run --kernel 4.4 --swarm off --off-cpu 5 --duration 8 --seed 1 --quiet --out "$oc"
 grep -q "^hang " "$out" && grep -q "holds cgroup_threadgroup_rwsem (read)" "$oc"/*/summary.txt &&
-	echo "ok:   --off-cpu: a hang whose chain ends at cgroup_threadgroup_rwsem's reader" ||
-	{ echo "FAIL: --off-cpu gave no hang on cgroup_threadgroup_rwsem"; fails=$((fails + 1)); }
+	ok "--off-cpu: a hang whose chain ends at cgroup_threadgroup_rwsem's reader" ||
+	bad "--off-cpu gave no hang on cgroup_threadgroup_rwsem"
 rm -rf "$oc"
 expect 2 run --off-cpu -1
 # css_set_rwsem's mistakes are 3.15's: 4.4's css_set_lock is a spinlock (f0d9a5f17575)
@@ -148,19 +147,17 @@ start=$(date +%s)
 	--swarm mix,clone-thread,perturb,walkers,reads,reap-delay,pid-max >"$out" 2>&1
 took=$(( $(date +%s) - start ))
 if [ "$took" -gt 22 ]; then
-	echo "FAIL: a 4 s run took ${took} s, past its hard deadline and grace"
-	fails=$((fails + 1))
+	bad "a 4 s run took ${took} s, past its hard deadline and grace"
 else
-	echo "ok:   a 4 s run with 2000 threads took ${took} s"
+	ok "a 4 s run with 2000 threads took ${took} s"
 fi
 ramp=$(sed -n 's/^SUMMARY.* ramp_s=\([-0-9.]*\).*/\1/p' "$out")
 peak=$(sed -n 's/^SUMMARY.* peak=\([0-9]*\).*/\1/p' "$out")
 if [ -n "$ramp" ] && [ "$ramp" != "-1.00" ] && [ "${peak:-0}" -ge 1750 ] &&
 	grep -q "^peak live threads .* 1750 live .* (the ramp)" "$out"; then
-	echo "ok:   the ramp reached 1750 of 2000 threads in ${ramp} s (peak $peak)"
+	ok "the ramp reached 1750 of 2000 threads in ${ramp} s (peak $peak)"
 else
-	echo "FAIL: the ramp did not reach 1750 of 2000 threads (ramp_s=${ramp:-none}, peak=${peak:-none})"
-	fails=$((fails + 1))
+	bad "the ramp did not reach 1750 of 2000 threads (ramp_s=${ramp:-none}, peak=${peak:-none})"
 fi
 
 # A large --stall or off-CPU hold bounds no free run past its --duration: the swarm's off-CPU
@@ -169,8 +166,8 @@ fi
 start=$(date +%s)
 expect 0 run --stall 60 --duration 1 --seed 6 --quiet
 took=$(( $(date +%s) - start ))
-[ "$took" -le 15 ] && echo "ok:   --stall 60 --duration 1 took ${took} s" ||
-	{ echo "FAIL: --stall 60 --duration 1 took ${took} s"; fails=$((fails + 1)); }
+[ "$took" -le 15 ] && ok "--stall 60 --duration 1 took ${took} s" ||
+	bad "--stall 60 --duration 1 took ${took} s"
 st=$(mktemp -d)
 "$bin" run --stall 3600 --duration 60 --seed 6 --quiet --out "$st" >"$out" 2>&1 &
 pid=$!
@@ -181,10 +178,9 @@ wait "$pid"
 rc=$?
 took=$(( $(date +%s) - start ))
 if [ "$rc" = 143 ] && [ "$took" -le 5 ]; then
-	echo "ok:   --stall 3600: SIGTERM ended it in ${took} s"
+	ok "--stall 3600: SIGTERM ended it in ${took} s"
 else
-	echo "FAIL: --stall 3600: SIGTERM -> status $rc after ${took} s"
-	fails=$((fails + 1))
+	bad "--stall 3600: SIGTERM -> status $rc after ${took} s"
 fi
 rm -rf "$st"
 
@@ -195,10 +191,9 @@ if command -v script >/dev/null; then
 	if grep -aq 'draining: [0-9]* thread(s) to go' "$out" &&
 		grep -aq '^wall time [0-9.]* s for a 1 s run' "$out" &&
 		grep -aq '^SUMMARY .* wall_s=[0-9.]* ' "$out"; then
-		echo "ok:   the drain on the progress line, the wall time in the summary"
+		ok "the drain on the progress line, the wall time in the summary"
 	else
-		echo "FAIL: no drain on the progress line, or no wall time"
-		fails=$((fails + 1))
+		bad "no drain on the progress line, or no wall time"
 	fi
 fi
 
@@ -214,18 +209,16 @@ rc=$?
 if [ "$rc" = 143 ] && grep -q '^SUMMARY .*verdict=INTERRUPTED' "$out" &&
 	grep -q '^End of test: INTERRUPTED' "$out" && grep -q '^interrupted by SIGTERM' "$out" &&
 	grep -q '"verdict": "INTERRUPTED"' "$ir"/*/report.json; then
-	echo "ok:   an interrupted run -> 143, INTERRUPTED, its report written"
+	ok "an interrupted run -> 143, INTERRUPTED, its report written"
 else
-	echo "FAIL: an interrupted run -> status $rc, $(grep -c INTERRUPTED "$out") INTERRUPTED line(s)"
-	fails=$((fails + 1))
+	bad "an interrupted run -> status $rc, $(grep -c INTERRUPTED "$out") INTERRUPTED line(s)"
 fi
 rm -rf "$ir"/*
 { "$bin" run --duration 60 --seed 3 --out "$ir" 2>/dev/null; echo $? >"$err"; } | head -1 >/dev/null
 if [ "$(cat "$err")" = 141 ] && grep -q '"verdict": "INTERRUPTED"' "$ir"/*/report.json; then
-	echo "ok:   run | head -1 -> 141, its report written"
+	ok "run | head -1 -> 141, its report written"
 else
-	echo "FAIL: run | head -1 -> status $(cat "$err"), report: $(ls "$ir")"
-	fails=$((fails + 1))
+	bad "run | head -1 -> status $(cat "$err"), report: $(ls "$ir")"
 fi
 rm -rf "$ir"
 # Cannot write the --out folder: 4, one line; a folder under a file, and one only its owner
@@ -238,10 +231,9 @@ chmod 755 "$ro"
 $nobody "$bin" run --duration 1 --out "$ro" --bug walk-from-exiting --quiet >"$out" 2>"$err"
 rc=$?
 if [ "$rc" = 4 ] && grep -q '^cgtorture: --out: cannot write' "$err"; then
-	echo "ok:   run --out a folder it cannot write -> 4"
+	ok "run --out a folder it cannot write -> 4"
 else
-	echo "FAIL: run --out a folder it cannot write -> status $rc"
-	fails=$((fails + 1))
+	bad "run --out a folder it cannot write -> status $rc"
 fi
 rmdir "$ro"
 
@@ -249,11 +241,10 @@ rmdir "$ro"
 # and a line the contract asks for.
 check() {
 	if [ "$3" = "$2" ] && { [ -z "${4:-}" ] || grep -q "$4" "$5"; }; then
-		echo "ok:   $1 -> $3"
+		ok "$1 -> $3"
 	else
-		echo "FAIL: $1 -> status $3 (want $2)${4:+, or no '$4'}"
+		bad "$1 -> status $3 (want $2)${4:+, or no '$4'}"
 		sed 's/^/    /' "${5:-/dev/null}" | tail -5
-		fails=$((fails + 1))
 	fi
 }
 # interrupted: how far it got, 128 + the signal, never "no schedule failed" (the kernel as it
@@ -274,7 +265,7 @@ wait "$pid"
 rc=$?
 check "compare interrupted" 130 $rc '^compare: interrupted by SIGINT after [0-9]* of [0-9]* cells' "$out"
 [ "$rc" != 130 ] || grep -q 'before a cell was measured' "$out" || ls "$sd"/cmp/*/compare.csv >/dev/null ||
-	{ echo "FAIL: compare interrupted wrote no compare.csv"; fails=$((fails + 1)); }
+	bad "compare interrupted wrote no compare.csv"
 # a free-running failure, made a controlled one by reproduce, in a folder nobody may write
 # (walk-leader-exec: its walk is under RCU and ends only in the livelock, which controlled
 # schedules find at once; walk-from-exiting's 3.x walk may step onto freed memory instead)
@@ -305,5 +296,4 @@ sed -i 's/--threads 8/--threads 9/' "$ctl"
 check "replay of an edited command" 4 $? 'no longer matches its recorded schedule' "$out"
 rm -rf "$sd"
 
-[ "$fails" = 0 ] && echo "cli: all passed" || echo "cli: $fails failure(s)"
-[ "$fails" = 0 ]
+tally cli "all passed"

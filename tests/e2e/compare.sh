@@ -8,16 +8,11 @@
 # (plots skipped, one line, the files still written); and bad input: one line, exit 2, no
 # results folder.
 set -u
+. "$(dirname "$0")/lib.sh"
 bin=${1:?usage: tests/e2e/compare.sh path/to/cgtorture}
 bin=$(cd "$(dirname "$bin")" && pwd)/$(basename "$bin")
 out=$(mktemp -d) log=$(mktemp) err=$(mktemp)
 trap 'rm -rf "$out" "$log" "$err"' EXIT
-fails=0
-
-fail() {
-	echo "FAIL: $*"
-	fails=$((fails + 1))
-}
 
 locks="rcu-spinlock percpu-rwsem pthread-rwlock rcu-mutex"
 workloads="null read-mostly"
@@ -35,22 +30,22 @@ for col in loop limit reference lim/ref bare bare/lim harness harn/bare limit/s 
 	[ "$(grep -c "^lock .*  $col " "$log")" = 2 ] || fail "the tables lack the column $col"
 done
 [ "$(grep -c '^Reading: the most acquisitions/s at 1 thread ' "$log")" = 2 ] ||
-	fail "no reading under each workload's tables"
+	bad "no reading under each workload's tables"
 grep -Eq '^At 1 thread the limit is within x1.25 of its reference for [0-4] of 4 variants \([0-6] of 6 pairs of variants in the same order by both\), the bare lock within x1.25 of its limit for [0-4] of 4, and the harness within x1.25 of the bare lock for [0-4] of 4\.$' "$log" ||
-	fail "the reading does not count the variants within x1.25"
+	bad "the reading does not count the variants within x1.25"
 [ "$(grep -c '^  rcu-spinlock   urcu+ck_spinlock_ticket: ' "$log")" = 2 ] ||
-	fail "no references under the cost tables"
+	bad "no references under the cost tables"
 # one repeat of 0.1 s: said before the first cell and under each workload's tables, each
 # ratio of the cells' lines marked, and no spread of 0%
 grep -q "^warning: no ratio of this comparison will mean much (marked '?'): one repeat, no spread to judge them by; measurements of 0.1 s, under 0.25 s" "$log" ||
-	fail "no warning before the cells that one repeat of 0.1 s makes the ratios mean little"
+	bad "no warning before the cells that one repeat of 0.1 s makes the ratios mean little"
 [ "$(grep -c "^Warning: no ratio here means much ('?'): one repeat" "$log")" = 2 ] ||
-	fail "no warning under each workload's tables that its ratios mean little"
+	bad "no warning under each workload's tables that its ratios mean little"
 [ "$(grep -c '^\[ *[0-9]*/16\] .* bare (x[0-9.]*?), .* harness (x[0-9.]*?), .*(limit x[0-9.]*?)' "$log")" = 16 ] ||
-	fail "a cell's line has a ratio not marked '?'"
+	bad "a cell's line has a ratio not marked '?'"
 grep -Eq '^[a-z-]+ +[0-9]+ .* 0%' "$log" && fail "a spread of one repeat shows as 0%"
 [ "$(grep -c '"ratios_noise": "one repeat, no spread to judge them by; measurements of 0.1 s, under 0.25 s"' "$dir/compare.json")" = 16 ] ||
-	fail "compare.json does not say of each cell why its ratios mean little"
+	bad "compare.json does not say of each cell why its ratios mean little"
 for w in $workloads; do
 	for lock in $locks; do
 		for t in 1 2; do
@@ -58,13 +53,13 @@ for w in $workloads; do
 			# (every ratio marked '?': one repeat of 0.1 s means little)
 			ns='[0-9.]+[nu]s\*?' x='x[0-9]+\.[0-9]{2}\?'
 			grep -Eq "^$lock +$t +$ns +$ns +$ns +$x +$ns +$x +$ns +$x *$" "$log" ||
-				fail "$w: the cost table has no row with numbers for $lock at $t threads"
+				bad "$w: the cost table has no row with numbers for $lock at $t threads"
 			# the throughput row: limit/s, reads/s, writes/s, then 'vs limit'
 			grep -Eq "^$lock +$t +[0-9.]+[kMG]?\*? +[0-9.]+[kMG]?\*? +[0-9.]+[kMG]?\*? +$x " "$log" ||
-				fail "$w: the throughput table has no row for $lock at $t threads"
+				bad "$w: the throughput table has no row for $lock at $t threads"
 			for ctx in bare harness limit loop reference; do
 				grep -q "^$w,$lock,[01],$t,$ctx,1," "$dir/compare.csv" ||
-					fail "compare.csv has no $ctx row for $lock at $t threads in $w"
+					bad "compare.csv has no $ctx row for $lock at $t threads in $w"
 			done
 		done
 	done
@@ -72,7 +67,7 @@ done
 for f in $figures overhead limit_ratio reference_ratio; do
 	for s in median min max; do
 		head -1 "$dir/compare.csv" | tr ',' '\n' | grep -qx "${f}_$s" ||
-			fail "compare.csv lacks ${f}_$s"
+			bad "compare.csv lacks ${f}_$s"
 	done
 done
 for f in $figures; do
@@ -137,7 +132,7 @@ for plot in gp.split("reset\n")[1:]:
         assert "title 'harness'" in plot and "using 1:4 with linespoints" in plot
 PY
 ls -a "$dir" | grep -q '\.tmp' && fail "a temporary file was left in $dir"
-[ "$fails" = 0 ] && echo "ok:   compare: tables, reading, compare.csv, compare.json and plots for every variant (a colour each, legends off the data, limit, harness and reference drawn); one repeat of 0.1 s warned of"
+[ "$fails" = 0 ] && ok "compare: tables, reading, compare.csv, compare.json and plots for every variant (a colour each, legends off the data, limit, harness and reference drawn); one repeat of 0.1 s warned of"
 
 # two repeats of 0.25 s: no warning for the comparison; a cell whose repeats disagree (the
 # machine decides which, if any) is named under the tables whenever a ratio is marked '?'
@@ -147,10 +142,10 @@ grep -qi 'no ratio' "$log" && fail "two repeats of 0.25 s: warned that no ratio 
 marked=$(grep -Ec '^(spinlock|rwsem) +2 .*x[0-9.]+\?' "$log")
 named=$(grep -Ec '^  (spinlock|rwsem) at 2 threads: (bare/lim|harn/bare) x' "$log")
 if [ "$marked" -gt 0 ] && ! grep -q "^Warning: the ratios of $named of 2 cells mean little" "$log"; then
-	fail "ratios marked '?' in $marked table rows, but no warning names their $named cell(s)"
+	bad "ratios marked '?' in $marked table rows, but no warning names their $named cell(s)"
 fi
 [ "$named" -gt 0 ] && [ "$marked" = 0 ] && fail "$named cell(s) named noisy, none marked '?'"
-[ "$fails" = 0 ] && echo "ok:   compare --repeat 2 --duration 0.25: no warning for the comparison; $named of 2 cells' repeats disagreed, each named and marked"
+[ "$fails" = 0 ] && ok "compare --repeat 2 --duration 0.25: no warning for the comparison; $named of 2 cells' repeats disagreed, each named and marked"
 
 # without gnuplot: one line, and the files all the same
 PATH=/nonexistent "$bin" compare --locks spinlock --threads 1 --duration 0.05 --repeat 1 \
@@ -158,36 +153,35 @@ PATH=/nonexistent "$bin" compare --locks spinlock --threads 1 --duration 0.05 --
 n=$(grep -c 'plots skipped' "$log")
 [ "$n" = 1 ] || fail "without gnuplot: $n 'plots skipped' lines, want 1"
 ls "$out"/b/compare-*/compare.csv "$out"/b/compare-*/compare.json >/dev/null 2>&1 ||
-	fail "without gnuplot the CSV and JSON were not written"
-[ "$fails" = 0 ] && echo "ok:   compare without gnuplot: $(grep 'plots skipped' "$log" | cut -c1-60)..."
+	bad "without gnuplot the CSV and JSON were not written"
+[ "$fails" = 0 ] && ok "compare without gnuplot: $(grep 'plots skipped' "$log" | cut -c1-60)..."
 
 # bad input: one line on stderr, exit 2, and no results folder made
 touch "$out/file"
-bad() {
+bad_input() {
 	"$bin" compare "$@" --out "$out/c" >"$log" 2>"$err"
 	rc=$?
 	if [ "$rc" != 2 ] || [ "$(wc -l <"$err")" != 1 ] || [ -e "$out/c" ]; then
-		fail "compare $* -> status $rc, $(wc -l <"$err") stderr line(s): $(head -c 200 "$err")"
+		bad "compare $* -> status $rc, $(wc -l <"$err") stderr line(s): $(head -c 200 "$err")"
 	else
-		echo "ok:   compare $* -> 2  $(head -c 90 "$err")"
+		ok "compare $* -> 2  $(head -c 90 "$err")"
 	fi
 }
-bad --locks nosuchlock
-bad --locks rwlock,rwlock
-bad --workload nosuchload
-bad --threads ''
-bad --threads 1,x
-bad --threads 0
-bad --threads 5000
-bad --repeat 0
-bad --duration 0
+bad_input --locks nosuchlock
+bad_input --locks rwlock,rwlock
+bad_input --workload nosuchload
+bad_input --threads ''
+bad_input --threads 1,x
+bad_input --threads 0
+bad_input --threads 5000
+bad_input --repeat 0
+bad_input --duration 0
 "$bin" compare --out "$out/file/sub" >"$log" 2>"$err"
 rc=$?
 if [ "$rc" != 4 ] || [ "$(wc -l <"$err")" != 1 ]; then
-	fail "compare --out under a plain file -> status $rc"
+	bad "compare --out under a plain file -> status $rc"
 else
-	echo "ok:   compare --out under a plain file -> 4  $(head -c 90 "$err")"
+	ok "compare --out under a plain file -> 4  $(head -c 90 "$err")"
 fi
 
-[ "$fails" = 0 ] && echo "compare: all passed" || echo "compare: $fails failure(s)"
-[ "$fails" = 0 ]
+tally compare "all passed"

@@ -7,12 +7,10 @@
 # and the signal, with no thread.
 # Usage: tests/e2e/crash.sh BUILD_DIR   (holding plain/, tsan/ and asan/cgtorture)
 set -u
+. "$(dirname "$0")/lib.sh"
 dir=${1:?usage: tests/e2e/crash.sh BUILD_DIR}
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
-fails=0
-ok()  { echo "ok:   $*"; }
-bad() { echo "FAIL: $*"; fails=$((fails + 1)); }
 
 for build in plain tsan asan; do
 	for sig in SEGV ABRT KILL; do
@@ -127,9 +125,4 @@ else
 	tail -3 "$res.log" | sed 's/^/    /'
 fi
 
-if [ $fails = 0 ]; then
-	echo "crash: all checks passed"
-else
-	echo "crash: $fails check(s) failed"
-	exit 1
-fi
+tally crash

@@ -7,13 +7,11 @@
 # dmesg.txt, [OPTION...]) becomes a real report, a real kernel log, or nothing.
 # Usage: tests/e2e/docs.sh BUILD_DIR
 set -u
+. "$(dirname "$0")/lib.sh"
 build=${1:?usage: tests/e2e/docs.sh BUILD_DIR}
 bin=$(cd "$build/plain" && pwd)/cgtorture
-fails=0 checked=0
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-ok()  { echo "ok:   $*"; checked=$((checked + 1)); }
-bad() { echo "FAIL: $*"; fails=$((fails + 1)); checked=$((checked + 1)); }
 
 # OPTION VALUE ARGS...: ARGS with OPTION's value set to VALUE (replaced, or added)
 set_opt() {
@@ -151,5 +149,4 @@ while IFS="$(printf '\t')" read -r file cmd; do
 	esac
 done <"$tmp/ordered"
 
-echo "docs: $checked check(s) of $(wc -l <"$tmp/commands") documented command(s), $fails failed"
-[ "$fails" -eq 0 ]
+tally docs "$checks check(s) of $(wc -l <"$tmp/commands") documented command(s), all passed"

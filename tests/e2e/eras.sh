@@ -7,22 +7,21 @@
 # else that fires fails the era.
 # Usage: tests/e2e/eras.sh PLAIN_BINARY TSAN_BINARY
 set -u
+. "$(dirname "$0")/lib.sh"
 plain=${1:?usage: tests/e2e/eras.sh PLAIN TSAN}
 tsan=${2:?usage: tests/e2e/eras.sh PLAIN TSAN}
 secs=${CGT_ERA_SECONDS:-3}
 log=$(mktemp)
 trap 'rm -rf "$log" "$log.d"' EXIT
 mkdir -p "$log.d"
-fails=0
 # docs/model.md carries the eras' table as the binary prints it, between its two markers
 doc=$(dirname "$0")/../../docs/model.md
 "$plain" eras --table >"$log"
 if sed -n '/^<!-- cgtorture eras --table -->$/,/^<!-- end of cgtorture eras --table -->$/p' \
 	"$doc" | sed '1d;$d' | cmp -s - "$log"; then
-	echo "ok:   docs/model.md's era table is cgtorture eras --table"
+	ok "docs/model.md's era table is cgtorture eras --table"
 else
-	echo "FAIL: docs/model.md's era table differs from cgtorture eras --table"
-	fails=$((fails + 1))
+	bad "docs/model.md's era table differs from cgtorture eras --table"
 fi
 for era in $("$plain" eras | cut -f1); do
 	for bin in "$plain" "$tsan"; do
@@ -31,14 +30,12 @@ for era in $("$plain" eras | cut -f1); do
 		rc=$?
 		races=$(grep -c 'WARNING: ThreadSanitizer' "$log")
 		if [ "$rc" = 0 ] && [ "$races" = 0 ] && grep -q '^SUMMARY .*verdict=PASS' "$log"; then
-			echo "ok:   --kernel $era ($bin): $(grep -o 'ops=[0-9]*\|known=[0-9]*' "$log" |
+			ok "--kernel $era ($bin): $(grep -o 'ops=[0-9]*\|known=[0-9]*' "$log" |
 				tr '\n' ' ')"
 		else
-			echo "FAIL: --kernel $era ($bin): status $rc, $races TSan report(s)"
+			bad "--kernel $era ($bin): status $rc, $races TSan report(s)"
 			grep -E 'report\(s\)|^  \[|WARNING' "$log" | head -5 | sed 's/^/    /'
-			fails=$((fails + 1))
 		fi
 	done
 done
-[ "$fails" = 0 ] && echo "eras: every era passed" || echo "eras: $fails failure(s)"
-[ "$fails" = 0 ]
+tally eras "every era passed"

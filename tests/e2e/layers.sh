@@ -4,12 +4,10 @@
 # a folder in no layer. Each mistake is put, on purpose, into a copy of the built tree.
 # Usage: tests/e2e/layers.sh OBJDIR LAYER...
 set -u
+. "$(dirname "$0")/lib.sh"
 objdir=$1
 shift
 top=$(pwd)
-fails=0
-ok()  { echo "ok:   $*"; }
-bad() { echo "FAIL: $*"; fails=$((fails + 1)); }
 
 out=$(scripts/check-layers "$objdir" "$@" 2>&1) && ok "the tree: $out" || bad "the tree:
 $out"
@@ -62,9 +60,4 @@ rm -f "$tmp/src/report/round_a.c" "$tmp/src/report/round_b.c" \
 spoil src/extra/lost.c 'int lost(void) { return 0; }'
 check "a folder in no layer" 'src/extra/ is in no layer' "$@"
 
-if [ $fails = 0 ]; then
-	echo "layers: all checks passed"
-else
-	echo "layers: $fails check(s) failed"
-	exit 1
-fi
+tally layers

@@ -10,6 +10,7 @@
 #     GNU parallel.
 # Usage: tests/e2e/nightly.sh BUILD_DIR   (holding plain/, tsan/ and asan/cgtorture)
 set -u
+. "$(dirname "$0")/lib.sh"
 dir=$(cd "${1:?usage: tests/e2e/nightly.sh BUILD_DIR}" && pwd)
 here=$(cd "$(dirname "$0")/../.." && pwd)
 nightly=$here/stress/nightly
@@ -17,10 +18,6 @@ merge=$here/stress/merge
 short_budget=${CGT_NIGHTLY_SHORT:-40s}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-fails=0
-
-ok() { echo "ok:   $*"; }
-bad() { echo "FAIL: $*"; fails=$((fails + 1)); }
 
 # check WHAT ACTUAL EXPECTED
 check() {
@@ -227,5 +224,4 @@ else
 	check "GNU parallel installed (scripts/deps.sh installs it)" no yes
 fi
 
-[ "$fails" = 0 ] && echo "nightly: all checks passed" || echo "nightly: $fails failure(s)"
-[ "$fails" = 0 ]
+tally nightly

@@ -7,6 +7,7 @@
 # Needs openssh-server, openssh-client, rsync and parallel (scripts/deps.sh installs them).
 # Usage: tests/e2e/nightly_ssh.sh BUILD_DIR   (holding plain/cgtorture)
 set -u
+. "$(dirname "$0")/lib.sh"
 dir=$(cd "${1:?usage: tests/e2e/nightly_ssh.sh BUILD_DIR}" && pwd)
 here=$(cd "$(dirname "$0")/../.." && pwd)
 tmp=$(mktemp -d)
@@ -21,10 +22,7 @@ cleanup() {
 trap cleanup EXIT
 # dash runs the EXIT trap on exit only: a signal exits, so sshd is stopped then too
 trap 'exit 1' HUP INT TERM
-fails=0
 
-ok() { echo "ok:   $*"; }
-bad() { echo "FAIL: $*"; fails=$((fails + 1)); }
 # a failure the rest cannot run without
 stop() {
 	bad "$*"
@@ -187,5 +185,4 @@ check "merge: the same night as here (cells, seeds, statuses, summary line)" \
 	"$(night "$tmp/back/merged")" "$(night "$tmp/local/merged")"
 [ "$fails" = 0 ] || sed 's/^/    /' "$tmp/par.log" "$tmp/merge.log" "$k/sshd.log"
 
-[ "$fails" = 0 ] && echo "nightly-ssh: all checks passed" || echo "nightly-ssh: $fails failure(s)"
-[ "$fails" = 0 ]
+tally nightly-ssh

@@ -15,12 +15,10 @@
 #   and searches nothing.
 # Usage: tests/e2e/reports.sh BUILD_DIR   (the plain and asan builds are used)
 set -u
+. "$(dirname "$0")/lib.sh"
 build=$1
 bin=$build/plain/cgtorture
 dir=tests/reports
-fails=0
-ok()  { echo "ok:   $*"; }
-bad() { echo "FAIL: $*"; fails=$((fails + 1)); }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -177,5 +175,4 @@ refused "--functions with an empty item" "$bin" reproduce "$tmp/writeup.txt" \
 refused "--functions of an unknown kind" "$bin" reproduce "$tmp/writeup.txt" \
 	--functions do_exit --kind stall
 
-[ "$fails" -eq 0 ] && echo "reports: all as expected" || echo "reports: $fails failed"
-[ "$fails" -eq 0 ]
+tally reports "all as expected"

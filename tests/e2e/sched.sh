@@ -8,14 +8,12 @@
 # cutting one short by the wall clock, which would change where it stops.
 # Usage: tests/e2e/sched.sh BUILD_DIR   (holding plain/, tsan/ and asan/cgtorture)
 set -u
+. "$(dirname "$0")/lib.sh"
 dir=${1:?usage: tests/e2e/sched.sh BUILD_DIR}
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
-fails=0
 plain=$dir/plain/cgtorture
 
-ok() { echo "ok:   $*"; }
-bad() { echo "FAIL: $*"; fails=$((fails + 1)); }
 
 # -- determinism, in two builds and with every scheduler (pct at its default depth, 3)
 for build in plain tsan; do
@@ -268,5 +266,4 @@ else
 	bad "free-running replay"; tail -3 "$out/log" 2>/dev/null | sed 's/^/    /'
 fi
 
-[ "$fails" = 0 ] && echo "sched: all checks passed" || echo "sched: $fails failure(s)"
-[ "$fails" = 0 ]
+tally sched

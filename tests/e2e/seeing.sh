@@ -6,14 +6,12 @@
 # a broken trace, a blank page and a timeline that does not read (tests/tools/page_check.py).
 # Usage: tests/e2e/seeing.sh BUILD_DIR   (holding plain/cgtorture)
 set -u
+. "$(dirname "$0")/lib.sh"
 dir=${1:?usage: tests/e2e/seeing.sh BUILD_DIR}
 bin=$dir/plain/cgtorture
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
-fails=0
 
-ok() { echo "ok:   $*"; }
-bad() { echo "FAIL: $*"; fails=$((fails + 1)); }
 
 # -- a free-running failure, its page, and its reproduction as an exact replay. No exec in the
 # mix: the walk's start thread then leaves by exiting, the kind the checks below look for
@@ -135,5 +133,4 @@ if [ -n "${exact:-}" ]; then
 		-e "s/<pre id=commands>/<pre id=commands style='white-space:pre;width:20em'>/"
 fi
 
-[ "$fails" = 0 ] && echo "seeing: all checks passed" || echo "seeing: $fails failure(s)"
-[ "$fails" = 0 ]
+tally seeing

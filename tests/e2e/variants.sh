@@ -3,6 +3,7 @@
 # plain build, and in the TSan build with not one ThreadSanitizer report.
 # Usage: tests/e2e/variants.sh path/to/plain/cgtorture path/to/tsan/cgtorture
 set -u
+. "$(dirname "$0")/lib.sh"
 plain=${1:?usage: tests/e2e/variants.sh PLAIN_BIN TSAN_BIN}
 tsan=${2:?usage: tests/e2e/variants.sh PLAIN_BIN TSAN_BIN}
 here=$(cd "$(dirname "$0")/../.." && pwd)
@@ -11,7 +12,6 @@ export TSAN_OPTIONS
 secs=${CGT_VARIANT_SECONDS:-3}
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
-fails=0
 
 # the correct variants: those that are not a catalogued bug themselves
 locks=$("$plain" locks | grep -v 'known bug:' | awk '{print $1}')
@@ -25,11 +25,10 @@ check() {
 	reports=$(grep -c 'WARNING: ThreadSanitizer' "$log")
 	verdict=$(sed -n 's/.*verdict=\([A-Z]*\).*/\1/p' "$log")
 	if [ "$rc" = 0 ] && [ "$reports" = 0 ] && [ "$verdict" = PASS ]; then
-		echo "ok:   $build $(grep '^SUMMARY' "$log")"
+		ok "$build $(grep '^SUMMARY' "$log")"
 	else
-		echo "FAIL: $build $* -> status $rc, $reports TSan report(s), verdict ${verdict:-none}"
+		bad "$build $* -> status $rc, $reports TSan report(s), verdict ${verdict:-none}"
 		grep -m 30 -E 'WARNING|SUMMARY|#[0-9] |BROKEN|LEAK|livelock' "$log" | sed 's/^/    /'
-		fails=$((fails + 1))
 	fi
 }
 
@@ -45,5 +44,4 @@ for i in 1 2 3 4 5; do
 	check tsan "$tsan" run --duration 0.1 --iter for_each --tasklist-lock percpu-rwsem \
 		--threads 2 --walkers 0 --swarm off --seed 4179914992 --quiet
 done
-[ "$fails" = 0 ] && echo "variants: all passed" || echo "variants: $fails failure(s)"
-[ "$fails" = 0 ]
+tally variants "all passed"
