@@ -160,31 +160,39 @@ CHECK_STEPS = \
 	unit		'$(MAKE) --no-print-directory unit' \
 	layers		'tests/e2e/layers.sh build/plain $(LAYERS)' \
 	mutants-apply	'tests/mutants/applies' \
-	cli		'tests/e2e/cli.sh build/plain/cgtorture' \
+	cli		'tests/e2e/cli.sh build' \
 	report-maps	'MAP_ONLY=1 tests/e2e/reports.sh build'
 
 check: $(UNIT_TESTS) build/plain/cgtorture build/asan/cgtorture
 	@scripts/steps check $(CHECK_STEPS)
 
 # Every step runs, a failing one too; a table of each step's status and time comes last.
-test: $(UNIT_TESTS) build/plain/cgtorture build/tsan/cgtorture build/asan/cgtorture \
-      build/plain/kernel/kcheck build/plain/kernel/model_check
-	@scripts/steps test $(CHECK_STEPS) \
+TEST_STEPS = \
 	kernel-check	'tests/kernel/check.sh build/plain/kernel' \
-	variants	'tests/e2e/variants.sh build/plain/cgtorture build/tsan/cgtorture' \
-	eras		'tests/e2e/eras.sh build/plain/cgtorture build/tsan/cgtorture' \
+	variants	'tests/e2e/variants.sh build' \
+	eras		'tests/e2e/eras.sh build' \
 	bugs		'tests/e2e/bugs.sh build' \
 	reports		'tests/e2e/reports.sh build' \
 	crash		'tests/e2e/crash.sh build' \
 	sched		'tests/e2e/sched.sh build' \
 	seeing		'tests/e2e/seeing.sh build' \
-	compare		'tests/e2e/compare.sh build/plain/cgtorture' \
+	compare		'tests/e2e/compare.sh build' \
 	install		'tests/e2e/install.sh' \
 	docs		'tests/e2e/docs.sh build' \
 	nightly-plan	'python3 tests/tools/test_nightly_plan.py' \
 	nightly		'tests/e2e/nightly.sh build' \
 	nightly-ssh	'tests/e2e/nightly_ssh.sh build' \
 	soak		'RUNS=10 DURATION=2 SCHEDULES=100 SOAK_BIG=0 tests/e2e/soak build $$(mktemp -d)'
+
+TEST_DEPS = $(UNIT_TESTS) build/plain/cgtorture build/tsan/cgtorture build/asan/cgtorture \
+	    build/plain/kernel/kcheck build/plain/kernel/model_check
+
+test: $(TEST_DEPS)
+	@scripts/steps test $(CHECK_STEPS) $(TEST_STEPS)
+
+# One step alone, by its name in the table: make test-sched, make test-cli, ...
+test-%: $(TEST_DEPS)
+	@STEP=$* scripts/steps test-$* $(CHECK_STEPS) $(TEST_STEPS)
 
 stress: cgtorture
 	./cgtorture run

@@ -1,9 +1,9 @@
 #!/bin/sh
 # Command-line checks: bad input gets one line on stderr and exit status 2; help and a
-# short run behave. Usage: tests/e2e/cli.sh path/to/cgtorture
+# short run behave. Usage: tests/e2e/cli.sh BUILD_DIR   (holding plain/cgtorture)
 set -u
 . "$(dirname "$0")/lib.sh"
-bin=${1:?usage: tests/e2e/cli.sh path/to/cgtorture}
+bin=${1:?usage: tests/e2e/cli.sh BUILD_DIR}/plain/cgtorture
 out=$(mktemp) err=$(mktemp)
 trap 'rm -f "$out" "$err"' EXIT
 

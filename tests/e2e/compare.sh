@@ -7,9 +7,10 @@
 # and figure, the ratios being numbers (never their values); the same without gnuplot
 # (plots skipped, one line, the files still written); and bad input: one line, exit 2, no
 # results folder.
+# Usage: tests/e2e/compare.sh BUILD_DIR   (holding plain/cgtorture)
 set -u
 . "$(dirname "$0")/lib.sh"
-bin=${1:?usage: tests/e2e/compare.sh path/to/cgtorture}
+bin=${1:?usage: tests/e2e/compare.sh BUILD_DIR}/plain/cgtorture
 bin=$(cd "$(dirname "$bin")" && pwd)/$(basename "$bin")
 out=$(mktemp -d) log=$(mktemp) err=$(mktemp)
 trap 'rm -rf "$out" "$log" "$err"' EXIT

@@ -5,11 +5,11 @@
 # readers pass a waiting writer, and a starvation it causes is the catalogue's
 # reader-pref-rwlock, counted as known (SUMMARY known=N) with the verdict PASS. Anything
 # else that fires fails the era.
-# Usage: tests/e2e/eras.sh PLAIN_BINARY TSAN_BINARY
+# Usage: tests/e2e/eras.sh BUILD_DIR   (holding plain/ and tsan/cgtorture)
 set -u
 . "$(dirname "$0")/lib.sh"
-plain=${1:?usage: tests/e2e/eras.sh PLAIN TSAN}
-tsan=${2:?usage: tests/e2e/eras.sh PLAIN TSAN}
+dir=${1:?usage: tests/e2e/eras.sh BUILD_DIR}
+plain=$dir/plain/cgtorture tsan=$dir/tsan/cgtorture
 secs=${CGT_ERA_SECONDS:-3}
 log=$(mktemp)
 trap 'rm -rf "$log" "$log.d"' EXIT

@@ -1,11 +1,11 @@
 #!/bin/sh
 # Every correct variant (for_each x every css_set lock) runs briefly and must PASS: in the
 # plain build, and in the TSan build with not one ThreadSanitizer report.
-# Usage: tests/e2e/variants.sh path/to/plain/cgtorture path/to/tsan/cgtorture
+# Usage: tests/e2e/variants.sh BUILD_DIR   (holding plain/ and tsan/cgtorture)
 set -u
 . "$(dirname "$0")/lib.sh"
-plain=${1:?usage: tests/e2e/variants.sh PLAIN_BIN TSAN_BIN}
-tsan=${2:?usage: tests/e2e/variants.sh PLAIN_BIN TSAN_BIN}
+dir=${1:?usage: tests/e2e/variants.sh BUILD_DIR}
+plain=$dir/plain/cgtorture tsan=$dir/tsan/cgtorture
 here=$(cd "$(dirname "$0")/../.." && pwd)
 : "${TSAN_OPTIONS:=suppressions=$here/tsan-suppressions}"
 export TSAN_OPTIONS
