@@ -94,7 +94,8 @@ static void run_first_phase(struct cgt_run *run)
 	cgt_press_reset(&(struct cgt_press_config){
 		.duration = cfg->sched ? 0 : cfg->duration, .starve = cfg->starve,
 		.known_too = cfg->expect == CGT_EXPECT_KNOWN });
-	run->next_phase_s = cgt_swarm_length_s(cfg, 0);
+	run->phase_s = cgt_swarm_length_s(cfg, 0);
+	run->next_phase_s = run->phase_s;
 	run->next_phase_step = cgt_swarm_length_steps(cfg, 0);
 }
 
@@ -151,8 +152,8 @@ static void run_start(struct cgt_run *run)
 		printf("  pid space: numbers handed out again past pid_max %d (drawn by the swarm; "
 		       "--pid-max pins it)\n", pid_max);
 	if (cfg->threads_drawn && !cfg->quiet)
-		printf("  population: up to %d threads the whole run (drawn by the swarm; "
-		       "--threads pins it)\n", cfg->threads);
+		printf("  population: up to %d threads, reached in the first phase (drawn by the "
+		       "swarm; --threads pins it)\n", cfg->threads);
 
 	run->start = cgt_now();
 	cgt_run_ramp_begin(run);

@@ -63,13 +63,17 @@ void cgt_swarm_draw(const struct cgt_run_config *cfg, int index, struct cgt_phas
 	p->index = index;
 	p->start_step = -1;
 	phase_rng(cfg, index, 1, &r);
-	omit = prng_below(&r, 3);
+	p->crowd = cgt_swarm_crowd(cfg, index);
+	/* the crowd leaves no operation out: exits and execs cut khungtaskd's scans short */
+	omit = p->crowd ? 0 : prng_below(&r, 3);
 	p->threads = cfg->threads;
 	if (swarmed(cfg, CGT_SWARM_THREADS) && cfg->threads > 8) {
 		double u = (double)prng_below(&r, 1000) / 1000.0;
 
 		p->threads = (int)(8.0 * pow((double)cfg->threads / 8.0, u));
 	}
+	if (p->crowd)
+		p->threads = cfg->threads;
 	memcpy(p->mix, cfg->mix, sizeof(p->mix));
 	if (swarmed(cfg, CGT_SWARM_MIX) && !draw_weights(&r, p->mix, CGT_NR_OPS, omit))
 		memcpy(p->mix, cfg->mix, sizeof(p->mix));
@@ -107,14 +111,15 @@ void cgt_swarm_draw(const struct cgt_run_config *cfg, int index, struct cgt_phas
 /*
  * Mostly a quarter of a second to one: long enough for a configuration to build its
  * population up (thousands of forks a second), short enough for a 10 s run to try a dozen;
- * one phase in five lasts one to three seconds, for what needs pressure held past --starve.
+ * one phase in five lasts one to three seconds, for what needs pressure held past --starve,
+ * and so does the crowd, whose scans of a thousand threads take a loaded machine a while.
  */
 double cgt_swarm_length_s(const struct cgt_run_config *cfg, int index)
 {
 	struct prng r;
 
 	phase_rng(cfg, index, 2, &r);
-	if (!prng_below(&r, 5))
+	if (!prng_below(&r, 5) || cgt_swarm_crowd(cfg, index))
 		return 1.0 + (double)prng_below(&r, 2000) / 1000.0;
 	return 0.25 + (double)prng_below(&r, 750) / 1000.0;
 }
@@ -199,9 +204,10 @@ const struct cgt_kernel_era *cgt_swarm_era(const struct cgt_run_config *cfg)
 /*
  * A scan past khungtaskd's rcu_lock_break (every 1,024 threads of one scan) and the queues
  * of thousands of threads were reached by no run without --threads above 1,024: the phases'
- * caps are drawn below --threads' 512. One free run in four draws a population for the whole
- * run instead, log-uniform from 1,200 to 3,000, its phases all at that cap (the ramp takes it
- * there in a fraction of a second). Excluded as the era is, and in every controlled run.
+ * caps are drawn below --threads' 512, and a population drawn for one run in four left
+ * three in four without them. Every free run not given --threads draws its cap instead,
+ * log-uniform from 1,200 to 2,000, which its first phase fills (cgt_swarm_crowd) and the
+ * others draw theirs below. Excluded as the era is, and in every controlled run.
  */
 int cgt_swarm_population(const struct cgt_run_config *cfg)
 {
@@ -210,9 +216,22 @@ int cgt_swarm_population(const struct cgt_run_config *cfg)
 	if (!run_long_draw(cfg, CGT_SWARM_THREADS, false))
 		return 0;
 	phase_rng(cfg, -1, 6, &r);
-	if (prng_below(&r, 4))
-		return 0;
-	return (int)(1200.0 * pow(3000.0 / 1200.0, (double)prng_below(&r, 1000) / 1000.0));
+	return (int)(1200.0 * pow(2000.0 / 1200.0, (double)prng_below(&r, 1000) / 1000.0));
+}
+
+/*
+ * Time-shared rather than drawn: the first phase of a free run whose threads are drawn and
+ * whose cap is past khungtaskd's batch runs at the cap, grown there by the ramp, and lasts
+ * its length once there, so that every such run spends one to three seconds past 1,024;
+ * the phases after it draw their caps below, and let the crowd wane. Only the first: a crowd
+ * in force at the run's end (its drain, a migration queue of hundreds on cgroup_mutex) on a
+ * loaded machine overran the deadline. Of the cap alone, so that the rerun command (--threads
+ * N, the threads dimension free) draws the same phases.
+ */
+bool cgt_swarm_crowd(const struct cgt_run_config *cfg, int index)
+{
+	return swarmed(cfg, CGT_SWARM_THREADS) && !cfg->sched &&
+	       cfg->threads > CGT_SWARM_CROWD_OVER && !index;
 }
 
 const struct cgt_phase *cgt_phase_now(void)

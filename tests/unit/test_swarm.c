@@ -177,14 +177,13 @@ Test(swarm, one_free_run_in_two_draws_another_kernel_era)
 }
 
 /*
- * The population is a run-long draw as well: one free run in four runs 1,200 to 3,000
- * threads, past khungtaskd's rcu_lock_break, the same for the same seed; excluded as the
- * era is.
+ * The population is a run-long draw as well: every free run draws 1,200 to 2,000 threads,
+ * past khungtaskd's rcu_lock_break, the same for the same seed; excluded as the era is.
  */
-Test(swarm, one_free_run_in_four_draws_a_large_population)
+Test(swarm, every_free_run_draws_a_large_population)
 {
 	struct cgt_run_config c = cfg;
-	int drawn = 0, n = 400, lo = 3000, hi = 0;
+	int n = 400, lo = 2000, hi = 0;
 
 	for (int i = 0; i < n; i++) {
 		int t;
@@ -192,15 +191,11 @@ Test(swarm, one_free_run_in_four_draws_a_large_population)
 		c.seed = 3000 + (uint64_t)i;
 		t = cgt_swarm_population(&c);
 		cr_assert_eq(t, cgt_swarm_population(&c), "seed %d drew two populations", i);
-		if (!t)
-			continue;
-		drawn++;
-		cr_assert(t >= 1200 && t <= 3000, "population %d outside 1,200-3,000", t);
+		cr_assert(t >= 1200 && t <= 2000, "population %d outside 1,200-2,000", t);
 		lo = t < lo ? t : lo;
 		hi = t > hi ? t : hi;
 	}
-	cr_assert(drawn > n / 8 && drawn < 3 * n / 8, "%d of %d runs drew a population", drawn, n);
-	cr_assert(lo < 1500 && hi > 2500, "the draws span %d-%d only", lo, hi);
+	cr_assert(lo < 1300 && hi > 1900, "the draws span %d-%d only", lo, hi);
 
 	for (int i = 0; i < n; i++) {
 		c.seed = 3000 + (uint64_t)i;
@@ -216,6 +211,36 @@ Test(swarm, one_free_run_in_four_draws_a_large_population)
 		c.sched = (const struct cgt_sched_ops *)&c;	/* any non-NULL: controlled */
 		cr_assert_eq(cgt_swarm_population(&c), 0, "drawn in a controlled run");
 		c.sched = NULL;
+	}
+}
+
+/*
+ * A free run whose cap is past khungtaskd's batch and whose threads are drawn crowds its
+ * first phase at the cap, for one to three seconds; no other phase, no cap below the batch, no pinned
+ * threads and no controlled run crowds.
+ */
+Test(swarm, the_first_phase_of_a_large_free_run_is_a_crowd)
+{
+	struct cgt_run_config big = cfg, small = cfg, pinned = cfg, controlled = cfg;
+
+	big.threads = pinned.threads = controlled.threads = 1500;
+	pinned.swarm &= ~(1u << CGT_SWARM_THREADS);
+	controlled.sched = cgt_sched_find("random");
+	for (int i = 0; i < 200; i++) {
+		struct cgt_phase p, q;
+
+		big.seed = small.seed = pinned.seed = controlled.seed = 5000 + (uint64_t)i;
+		cgt_swarm_draw(&big, 0, &p);
+		cr_assert(p.crowd && p.threads == 1500, "seed %d: no crowd first", i);
+		cr_assert(cgt_swarm_length_s(&big, 0) >= 1.0, "seed %d: a short crowd", i);
+		cgt_swarm_draw(&big, 1 + i % 20, &q);
+		cr_assert(!q.crowd, "seed %d: phase %d crowds too", i, 1 + i % 20);
+		cgt_swarm_draw(&small, 0, &q);
+		cr_assert(!q.crowd, "seed %d: a crowd below the batch", i);
+		cgt_swarm_draw(&pinned, 0, &q);
+		cr_assert(!q.crowd, "seed %d: a crowd with --threads pinned", i);
+		cgt_swarm_draw(&controlled, 0, &q);
+		cr_assert(!q.crowd, "seed %d: a crowd in a controlled run", i);
 	}
 }
 
