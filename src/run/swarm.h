@@ -70,6 +70,8 @@ long cgt_swarm_length_steps(const struct cgt_run_config *cfg, int index);
 int cgt_swarm_walkers(const struct cgt_run_config *cfg);
 /* The run's pid_max: the configured one, or one drawn from the seed (a run-long dimension). */
 int cgt_swarm_pid_max(const struct cgt_run_config *cfg);
+/* Where a drawn pid space's numbers start (its last_pid), or 0: from 1. */
+int cgt_swarm_last_pid(const struct cgt_run_config *cfg, int pid_max);
 /* The run's kernel era drawn from the seed (a run-long dimension), or NULL: keep @cfg's. */
 const struct cgt_kernel_era *cgt_swarm_era(const struct cgt_run_config *cfg);
 /* The run's population drawn from the seed (a run-long dimension), or 0: keep @cfg's. */

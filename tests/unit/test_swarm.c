@@ -83,31 +83,33 @@ Test(swarm, the_same_seed_draws_the_same_phases_and_pinned_dimensions_stay)
 }
 
 /*
- * The pid space is a run-long draw: one free run in two gets one, from twice the thread cap
- * plus the reserved pids to four times that, the same for the same seed; a pid_max given,
- * the dimension left out of --swarm, or a controlled run keeps the configured one.
+ * The pid space is a run-long draw: every free run gets one, from twice the thread cap plus
+ * the reserved pids to twice that, the same for the same seed, its last_pid among the last
+ * half cap below pid_max (it wraps within the first forks); a pid_max given, the dimension
+ * left out of --swarm, or a controlled run keeps the configured one, from 1.
  */
-Test(swarm, one_free_run_in_two_draws_a_pid_space_that_wraps_soon)
+Test(swarm, every_free_run_draws_a_pid_space_that_wraps_soon)
 {
 	struct cgt_run_config c = cfg;
-	const int lo = 2 * 512 + RESERVED_PIDS + 1, hi = 4 * lo;
-	int drawn = 0, n = 200;
+	const int lo = 2 * 512 + RESERVED_PIDS + 1, hi = 2 * lo;
+	int n = 200;
 
 	for (int i = 0; i < n; i++) {
-		int max;
+		int max, last;
 
 		c.seed = 1000 + (uint64_t)i;
 		max = cgt_swarm_pid_max(&c);
 		cr_assert_eq(max, cgt_swarm_pid_max(&c), "seed %d drew two pid spaces", i);
-		if (!max)
-			continue;
-		drawn++;
 		cr_assert(max >= lo && max <= hi, "pid_max %d outside %d-%d", max, lo, hi);
+		last = cgt_swarm_last_pid(&c, max);
+		cr_assert_eq(last, cgt_swarm_last_pid(&c, max), "seed %d drew two starts", i);
+		cr_assert(last < max && last >= max - 512 / 2 - 1 && last > RESERVED_PIDS,
+			  "last_pid %d of pid_max %d: not among the last half cap", last, max);
 	}
-	cr_assert(drawn > n / 3 && drawn < 2 * n / 3, "%d of %d runs drew a pid space", drawn, n);
 
 	c.pid_max = 4096;
 	cr_assert_eq(cgt_swarm_pid_max(&c), 4096, "a given pid_max was drawn over");
+	cr_assert_eq(cgt_swarm_last_pid(&c, 4096), 0, "a given pid_max starts elsewhere than 1");
 	c.pid_max = 0;
 	for (int i = 0; i < n; i++) {
 		c.seed = 1000 + (uint64_t)i;
