@@ -43,6 +43,7 @@ enum cgt_swarm_dim {
 
 #define CGT_SWARM_ALL		((1u << CGT_NR_SWARM_DIMS) - 1)
 #define CGT_SWARM_WALKERS_MAX	16	/* walker pthreads a swarmed run starts */
+#define CGT_SWARM_OFF_CPU_EVERY	8	/* phases from one holder off the CPU to the next */
 #define CGT_SWARM_CROWD_OVER	1024	/* khungtaskd's HUNG_TASK_BATCHING: a crowd passes it */
 
 extern const char *const cgt_swarm_dim_names[CGT_NR_SWARM_DIMS];
