@@ -2,7 +2,8 @@
 # make bench-detect: how fast each catalogued bug is caught at default settings (only --bug:
 # swarm testing on), with its catalogue options, and with them less perturbation; whether
 # its fixed twin stays silent; and how fast the known-bad configurations (the buggy walk, a
-# reader-preferring lock) are caught at default settings. Over many seeds; asserts nothing.
+# reader-preferring lock) are caught at default settings; and, per build, how many default
+# runs reach every path of the COVERAGE line. Over many seeds; asserts nothing.
 # Usage: bench/detect.sh BUILD_DIR [SEEDS] [BUDGET_SECONDS]
 #   CGT_BENCH_BUGS="a b": only those bugs, and no known-bad configurations
 #   CGT_BENCH_DEFAULTS=1: the defaults column alone (a quarter of the time; the others "not run")
@@ -92,6 +93,30 @@ for cfg in "--iter while_each:livelock" "--tasklist-lock rwlock-rpref:starvation
 	done
 	printf '%-40s %-11s | %s\n' "$o" "$det" "$(stats "$out/d")"
 	echo "BENCH detect config=\"$o\" defaults=\"$(stats "$out/d")\"" >>"$out/bench"
+done
+
+# coverage per build: of the default runs (no option but the seed), how many reached every
+# path of the COVERAGE line, and each path some run missed with the runs that reached it
+echo
+printf '%-5s | %-18s | %s\n' build "runs reaching all" "paths some run missed: runs reaching them"
+for build in plain tsan asan; do
+	[ -n "${CGT_BENCH_BUGS:-}" ] && break	# a choice of bugs leaves these out
+	: >"$out/c"
+	for i in $(seq 1 "$seeds"); do
+		"$dir/$build/cgtorture" run --seed "$((base + i))" --duration "$budget" --quiet \
+			--out "$out/r" >"$log" 2>&1
+		grep '^COVERAGE ' "$log" | tr ' ' '\n' | sed -n 's/^path\.//p' >>"$out/c"
+	done
+	# "name=count" lines, a run's each: a path is reached in a run if its count is not 0
+	miss=$(awk -F= -v n="$seeds" '
+		{ seen[$1] += $2 > 0; if (!($1 in order)) { order[$1] = ++k; name[k] = $1 } }
+		END { for (i = 1; i <= k; i++) if (seen[name[i]] < n) {
+			printf "%s%s:%d", sep, name[i], seen[name[i]]; sep = " " } }' "$out/c")
+	all=$(awk -F= -v k="$(grep -c '^exec-by-thread=' "$out/c")" '
+		$1 == "exec-by-thread" { run++ } $2 == 0 { bad[run] = 1 }
+		END { for (r = 1; r <= k; r++) n += !bad[r]; print n + 0 }' "$out/c")
+	printf '%-5s | %8s/%-9s | %s\n' "$build" "$all" "$seeds" "${miss:-none}"
+	echo "BENCH detect coverage build=$build all_paths=$all/$seeds missed=\"$miss\"" >>"$out/bench"
 done
 echo
 cat "$out/bench"
