@@ -77,9 +77,13 @@ void cgt_swarm_draw(const struct cgt_run_config *cfg, int index, struct cgt_phas
 	memcpy(p->mix, cfg->mix, sizeof(p->mix));
 	if (swarmed(cfg, CGT_SWARM_MIX) && !draw_weights(&r, p->mix, CGT_NR_OPS, omit))
 		memcpy(p->mix, cfg->mix, sizeof(p->mix));
+	/* forks (refused at the cap) outweigh deaths twice, or a crowd thins out in a second */
+	if (p->crowd && p->mix[CGT_OP_FORK] < 2 * (p->mix[CGT_OP_EXIT] + p->mix[CGT_OP_EXEC]))
+		p->mix[CGT_OP_FORK] = 2 * (p->mix[CGT_OP_EXIT] + p->mix[CGT_OP_EXEC]);
 	p->clone_thread_pct = cfg->clone_thread_pct;
+	/* a crowd of a few processes would go at once, its threads killed by one exec */
 	if (swarmed(cfg, CGT_SWARM_CLONE))
-		p->clone_thread_pct = (int)prng_below(&r, 101);
+		p->clone_thread_pct = (int)prng_below(&r, p->crowd ? 51 : 101);
 	p->perturb = cfg->sched ? 0 : cfg->perturb;
 	if (swarmed(cfg, CGT_SWARM_PERTURB) && !cfg->sched)
 		p->perturb = !prng_below(&r, 3) ? 0 :

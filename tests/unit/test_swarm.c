@@ -218,7 +218,8 @@ Test(swarm, every_free_run_draws_a_large_population)
 
 /*
  * A free run whose cap is past khungtaskd's batch and whose threads are drawn crowds its
- * first phase at the cap, for one to three seconds; no other phase, no cap below the batch, no pinned
+ * first phase at the cap, holding it (forks outweigh deaths twice, at most half of them
+ * threads), for one to three seconds; no other phase, no cap below the batch, no pinned
  * threads and no controlled run crowds.
  */
 Test(swarm, the_first_phase_of_a_large_free_run_is_a_crowd)
@@ -230,10 +231,14 @@ Test(swarm, the_first_phase_of_a_large_free_run_is_a_crowd)
 	controlled.sched = cgt_sched_find("random");
 	for (int i = 0; i < 200; i++) {
 		struct cgt_phase p, q;
+		const unsigned int *m = p.mix;
 
 		big.seed = small.seed = pinned.seed = controlled.seed = 5000 + (uint64_t)i;
 		cgt_swarm_draw(&big, 0, &p);
 		cr_assert(p.crowd && p.threads == 1500, "seed %d: no crowd first", i);
+		cr_assert(m[CGT_OP_FORK] >= 2 * (m[CGT_OP_EXIT] + m[CGT_OP_EXEC]),
+			  "seed %d: the crowd's deaths outweigh its forks", i);
+		cr_assert(p.clone_thread_pct <= 50, "seed %d: a crowd of few processes", i);
 		cr_assert(cgt_swarm_length_s(&big, 0) >= 1.0, "seed %d: a short crowd", i);
 		cgt_swarm_draw(&big, 1 + i % 20, &q);
 		cr_assert(!q.crowd, "seed %d: phase %d crowds too", i, 1 + i % 20);
