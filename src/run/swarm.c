@@ -107,11 +107,12 @@ void cgt_swarm_draw(const struct cgt_run_config *cfg, int index, struct cgt_phas
 	 * the writer behind it sleeps, and every later fork behind that, so their wake-ups and
 	 * the convoy are exercised. Well short of the stall: the correct kernel stays without a
 	 * hang (--off-cpu, pinned, is what makes one); and rare: all forks wait meanwhile. The
-	 * fifth of every eight, not one drawn in eight: a run of a dozen phases drew none one
-	 * seed in five; and away from the first, whose crowd its forks grow.
+	 * second of every eight, not one drawn in eight: a run of a dozen phases drew none one
+	 * seed in five, and a TSan run whose crowd took it six seconds to ramp and scan came to
+	 * no fifth; not the first, whose crowd its forks grow.
 	 */
 	if (swarmed(cfg, CGT_SWARM_OFF_CPU) && !cfg->sched &&
-	    index % CGT_SWARM_OFF_CPU_EVERY == CGT_SWARM_OFF_CPU_EVERY / 2)
+	    index % CGT_SWARM_OFF_CPU_EVERY == 1)
 		p->off_cpu_s = cfg->stall * (0.1 + (double)prng_below(&r, 400) / 1000.0);
 }
 
