@@ -120,14 +120,18 @@ void cgt_swarm_draw(const struct cgt_run_config *cfg, int index, struct cgt_phas
  * Mostly a quarter of a second to one: long enough for a configuration to build its
  * population up (thousands of forks a second), short enough for a 10 s run to try a dozen;
  * one phase in five lasts one to three seconds, for what needs pressure held past --starve,
- * and so does the crowd, whose scans of a thousand threads take a loaded machine a while.
+ * and so does the crowd (a quarter of a shorter run), whose scans of a thousand threads take
+ * a loaded machine a while; counted once the ramp is there, at most half the run.
  */
 double cgt_swarm_length_s(const struct cgt_run_config *cfg, int index)
 {
 	struct prng r;
 
 	phase_rng(cfg, index, 2, &r);
-	if (!prng_below(&r, 5) || cgt_swarm_crowd(cfg, index))
+	/* a crowd gives way by three quarters of the run: its drain is long on a loaded machine */
+	if (cgt_swarm_crowd(cfg, index))
+		return fmin(1.0 + (double)prng_below(&r, 2000) / 1000.0, cfg->duration / 4);
+	if (!prng_below(&r, 5))
 		return 1.0 + (double)prng_below(&r, 2000) / 1000.0;
 	return 0.25 + (double)prng_below(&r, 750) / 1000.0;
 }

@@ -219,14 +219,15 @@ Test(swarm, every_free_run_draws_a_large_population)
 /*
  * A free run whose cap is past khungtaskd's batch and whose threads are drawn crowds its
  * first phase at the cap, holding it (forks outweigh deaths twice, at most half of them
- * threads), for one to three seconds; no other phase, no cap below the batch, no pinned
- * threads and no controlled run crowds.
+ * threads), for one to three seconds (a quarter of a shorter run); no other phase, no cap
+ * below the batch, no pinned threads and no controlled run crowds.
  */
 Test(swarm, the_first_phase_of_a_large_free_run_is_a_crowd)
 {
 	struct cgt_run_config big = cfg, small = cfg, pinned = cfg, controlled = cfg;
 
 	big.threads = pinned.threads = controlled.threads = 1500;
+	big.duration = 10;
 	pinned.swarm &= ~(1u << CGT_SWARM_THREADS);
 	controlled.sched = cgt_sched_find("random");
 	for (int i = 0; i < 200; i++) {
@@ -240,6 +241,9 @@ Test(swarm, the_first_phase_of_a_large_free_run_is_a_crowd)
 			  "seed %d: the crowd's deaths outweigh its forks", i);
 		cr_assert(p.clone_thread_pct <= 50, "seed %d: a crowd of few processes", i);
 		cr_assert(cgt_swarm_length_s(&big, 0) >= 1.0, "seed %d: a short crowd", i);
+		big.duration = 2;
+		cr_assert(cgt_swarm_length_s(&big, 0) <= 0.5, "seed %d: a crowd to the end", i);
+		big.duration = 10;
 		cgt_swarm_draw(&big, 1 + i % 20, &q);
 		cr_assert(!q.crowd, "seed %d: phase %d crowds too", i, 1 + i % 20);
 		cgt_swarm_draw(&small, 0, &q);
