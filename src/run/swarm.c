@@ -10,7 +10,10 @@
  * need one lock's readers to dominate a phase, which three quarters left out makes common
  * (a reader-first tasklist_lock: 20 of 20 seeds, against 4 of 10 with half at most).
  * Thread caps are drawn log-uniformly, so small groups that meet often come as often as
- * large crowds.
+ * large crowds; and what only a population past 1,024 threads, a pid space that wraps or a
+ * lock holder off the CPU reaches is given to every free run by design, for part of it (the
+ * first phase a crowd, a pid space from the start, the second phase of every eight off the
+ * CPU), not drawn one run in N: one in N left N - 1 runs without.
  */
 #include <math.h>
 #include <string.h>
