@@ -60,7 +60,8 @@ static int shrink_publish(const char *dir, const struct cgt_child_result *res,
 
 /* What the first trial (the report's own schedule, up to its failure) made. */
 struct shrink_start {
-	long step, decisions, switches, pre, ops;
+	struct shrink_size size;
+	long step;
 	int threads, walkers;
 	double t0;
 };
@@ -74,6 +75,7 @@ static int shrink_finish(struct shrink *sh, const struct cgt_report_in *r,
 {
 	const char *suffix = sig ? "-partial" : "";
 	struct cgt_child_result fin;
+	struct shrink_size size;
 	char got[96];
 	int ret = CGT_EXIT_TOOL;	/* what stops it from here on is the tool's */
 
@@ -90,13 +92,14 @@ static int shrink_finish(struct shrink *sh, const struct cgt_report_in *r,
 		printf("shrink: the shrunk schedule did not replay exactly (%s%s%s)\n", got,
 		       fin.diverged >= 0 ? "; " : "", fin.diverged >= 0 ? fin.why : "");
 	} else if (!shrink_publish(r->dir, &fin, suffix)) {
+		size = shrink_size_of(&fin);
 		printf("shrink: %s at decision %ld -> %ld; threads %d -> %d; walkers %d -> %d; "
-		       "operations %ld -> %ld; decisions %ld -> %ld; preemptions %ld -> %ld; "
-		       "switches %ld -> %ld; %ld trial runs, %.0f s%s\n",
+		       "threads that ran %ld -> %ld; operations %ld -> %ld; decisions %ld -> %ld; "
+		       "preemptions %ld -> %ld; switches %ld -> %ld; %ld trial runs, %.0f s%s\n",
 		       cgt_detector_names[sh->target], s0->step, fin.step, s0->threads,
-		       sh->cfg->threads, s0->walkers, sh->cfg->walkers, s0->ops, fin.ops,
-		       s0->decisions, fin.schedule.len, s0->pre, fin.preemptions, s0->switches,
-		       cgt_schedule_switches(&fin.schedule), sh->runs, cgt_now() - s0->t0,
+		       sh->cfg->threads, s0->walkers, sh->cfg->walkers, s0->size.ran, size.ran,
+		       s0->size.ops, size.ops, s0->size.dec, size.dec, s0->size.pre, size.pre,
+		       s0->size.switches, size.switches, sh->runs, cgt_now() - s0->t0,
 		       sig ? " (partial: interrupted)" : sh->runs >= sh->budget ?
 		       " (the --runs budget ended it)" : cgt_now() >= sh->deadline ?
 		       " (the --time budget ended it)" : "");
@@ -135,14 +138,12 @@ int cgt_shrink(const char *path, const struct cgt_report_in *r, struct cgt_run_c
 	s0.threads = sh.cfg->threads;
 	s0.walkers = sh.cfg->walkers;
 	s0.step = r->failure[fi].step;
-	s0.decisions = r->schedule.len;
-	s0.switches = cgt_schedule_switches(&r->schedule);
 
 	/* the decisions up to the failure, and whatever it takes to end the run */
 	ret = CGT_EXIT_MISSED;
 	if (!shrink_prefix(&r->schedule, s0.step + 1, &first))
 		goto out;
-	if (!shrink_try(&sh, sh.cfg, &first, NULL)) {
+	if (!shrink_try(&sh, sh.cfg, &first, false)) {
 		if (cgt_run_interrupted())
 			ret = cgt_search_interrupted("shrink", sh.runs, sh.budget, "trial runs");
 		else
@@ -150,8 +151,7 @@ int cgt_shrink(const char *path, const struct cgt_report_in *r, struct cgt_run_c
 			       path);
 		goto out;
 	}
-	s0.pre = sh.best_pre;
-	s0.ops = sh.best_ops;
+	s0.size = sh.size;
 	shrink_config(&sh);
 	shrink_schedule(&sh);
 	if (sh.tty)

@@ -13,11 +13,25 @@
 
 #include "child.h"
 
+/* CHESS: most bugs show within this many preemptions; fewer is no better to a reader */
+#define SHRINK_BOUND	3
+
+/*
+ * How big a run is, up to its failure, in the order a cut must lower it (shrink_size.c):
+ * preemptions past SHRINK_BOUND, the threads that ran, the operations done, the decisions,
+ * the preemptions, and the switches to break a tie.
+ */
+struct shrink_size {
+	long ran, ops, dec, pre, switches;
+};
+
 struct shrink {
 	struct cgt_run_config *cfg;	/* the smallest configuration so far */
 	struct cgt_schedule best;	/* the choices that made the failure under it */
-	long best_stop, best_step, best_pre, best_ops;
-	long *best_at;			/* the decisions of its preemptions, or NULL */
+	struct shrink_size size;	/* and how big that run is */
+	struct shrink_size found;	/* how big the report's own run is */
+	long best_stop, best_step, best_pre;
+	long *best_at;			/* the decisions of all best_pre preemptions, or NULL */
 	int target;			/* the detector */
 	char kind[256];			/* and the kind of its failure */
 	long runs, budget;		/* trial runs made, and at most */
@@ -30,21 +44,28 @@ struct shrink {
 bool shrink_can_try(const struct shrink *sh);
 /*
  * shrink_trial.c: one trial of @cfg following @follow as far as it fits (NULL: its own
- * seed's schedule); kept, as the new best, if the failure came back and @better says the
- * run it made is smaller (NULL: any run is).
+ * seed's schedule); kept, as the new best, if the failure came back and the run it made is
+ * smaller (the first trial: any run is). A cut of the configuration (@cfg_cut) is weighed
+ * without the bound's key, and as small will do.
  */
 bool shrink_try(struct shrink *sh, const struct cgt_run_config *cfg,
-		const struct cgt_schedule *follow,
-		bool (*better)(const struct shrink *sh, const struct cgt_child_result *res));
+		const struct cgt_schedule *follow, bool cfg_cut);
 
 /* shrink_trial.c: the first @n choices of @s into @out (zeroed first); false: out of memory */
 bool shrink_prefix(const struct cgt_schedule *s, long n, struct cgt_schedule *out);
 
 /* shrink_config.c: fewer model threads, walkers and kinds of operation, largest cut first */
 void shrink_config(struct shrink *sh);
-/* shrink_schedule.c: fewer decisions, threads that run, preemptions and switches */
+/* shrink_schedule.c: fewer threads that run, turns, decisions, preemptions and switches */
 void shrink_schedule(struct shrink *sh);
-/* shrink_schedule.c: how many threads ran up to decision @upto of @s */
+/* shrink_size.c: how many threads ran up to decision @upto of @s */
 int shrink_threads_ran(const struct cgt_schedule *s, long upto);
+/* shrink_size.c: how big @res's run is up to its failure */
+struct shrink_size shrink_size_of(const struct cgt_child_result *res);
+/*
+ * shrink_size.c: <0, 0 or >0 as @a is smaller than, as big as or bigger than @b; the
+ * preemptions past SHRINK_BOUND the first key if @bound
+ */
+int shrink_size_cmp(const struct shrink_size *a, const struct shrink_size *b, bool bound);
 
 #endif

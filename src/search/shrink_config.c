@@ -8,8 +8,10 @@
  * A smaller configuration makes another run, whose thread numbers name other threads, so
  * the best schedule rarely fits it. A cut is tried following that schedule as far as it fits,
  * then by a search of its own (the random walk and the report's scheduler in turn, seeds
- * after the configuration's), and kept with the first run that fails the same way no later
- * than the best so far.
+ * after the configuration's), and kept with the first run that fails the same way and is no
+ * bigger than the best so far by (threads that ran, operations, decisions, preemptions): its
+ * configuration is smaller. Preemptions past CHESS's bound do not come first here, as in the
+ * schedule's cuts: a search's run has many, and the bounded search after cuts them.
  */
 #include "search.h"
 #include "shrink.h"
@@ -17,18 +19,12 @@
 /* schedules a cut's search tries before the cut is given up */
 #define CUT_SEARCH	12
 
-/* A smaller configuration is no gain if its failure takes longer to come. */
-static bool no_later(const struct shrink *sh, const struct cgt_child_result *res)
-{
-	return res->step <= sh->best_step;
-}
-
 static bool cut(struct shrink *sh, struct cgt_run_config *c)
 {
 	const struct cgt_sched_ops *own = c->sched, *random = cgt_sched_find("random");
 	uint64_t seed = sh->cfg->seed;
 
-	if (shrink_try(sh, c, &sh->best, no_later))
+	if (shrink_try(sh, c, &sh->best, true))
 		return true;
 	/*
 	 * The random walk finds a small configuration's failure in the fewest schedules (its
@@ -38,7 +34,7 @@ static bool cut(struct shrink *sh, struct cgt_run_config *c)
 	for (int j = 1; j <= CUT_SEARCH && shrink_can_try(sh); j++) {
 		c->seed = seed + (uint64_t)j;
 		c->sched = j % 2 ? random : own;
-		if (shrink_try(sh, c, NULL, no_later))
+		if (shrink_try(sh, c, NULL, true))
 			return true;
 	}
 	return false;

@@ -1,63 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * shrink's cuts of the schedule, once the configuration is as small as it goes: the
- * decisions past the shortest prefix that still fails (the rest left to the lenient
- * follower, which lets the running thread go on), the threads that run, preemptions (a
- * search of the bounded scheduler's first, then each preemption undone), turns taken out
- * and switches (delta debugging over the runs of one thread), and decisions again. A cut is
- * kept if the run it made is smaller by (preemptions above 3, threads that ran, decisions,
- * preemptions, switches), in that order: a counterexample is read by its preemptions first,
- * and within CHESS's few by its threads and its length.
+ * shrink's cuts of the schedule, once the configuration is as small as it goes: a search
+ * under the bounded scheduler if the failure has more preemptions than CHESS's bound, then
+ * the decisions past the shortest prefix that still fails (the rest left to the lenient
+ * follower, which lets the running thread go on), the threads that run, each preemption
+ * undone, turns taken out and switches (delta debugging over the runs of one thread), and the
+ * prefix again. A cut is kept if its run is smaller in shrink_size.c's order, preemptions
+ * past the bound first.
  */
-#include <stdlib.h>
-
 #include "search.h"
 #include "shrink.h"
-
-/* The threads that ran up to decision @upto of @s. */
-int shrink_threads_ran(const struct cgt_schedule *s, long upto)
-{
-	int n = 0, max = 0;
-	bool *seen;
-
-	for (long k = 0; k <= upto && k < s->len; k++)
-		max = s->choice[k] > max ? s->choice[k] : max;
-	seen = calloc((size_t)max + 1, sizeof(*seen));
-	if (!seen)
-		return max;
-	for (long k = 0; k <= upto && k < s->len; k++)
-		if (!seen[s->choice[k]]) {
-			seen[s->choice[k]] = true;
-			n++;
-		}
-	free(seen);
-	return n;
-}
-
-/* CHESS: most bugs show within this many preemptions; fewer is no better to a reader */
-#define BOUND		3
-
-static long over_bound(long preemptions)
-{
-	return preemptions > BOUND ? preemptions : BOUND;
-}
-
-static bool smaller(const struct shrink *sh, const struct cgt_child_result *res)
-{
-	long sw = cgt_schedule_switches(&res->schedule), best_sw = cgt_schedule_switches(&sh->best);
-	int ran = shrink_threads_ran(&res->schedule, res->step),
-	    best_ran = shrink_threads_ran(&sh->best, sh->best_step);
-
-	if (over_bound(res->preemptions) != over_bound(sh->best_pre))
-		return over_bound(res->preemptions) < over_bound(sh->best_pre);
-	if (ran != best_ran)
-		return ran < best_ran;
-	if (res->schedule.len != sh->best.len)
-		return res->schedule.len < sh->best.len;
-	if (res->preemptions != sh->best_pre)
-		return res->preemptions < sh->best_pre;
-	return sw < best_sw;
-}
 
 /*
  * The shortest prefix that still leads to the failure: most switches of a random schedule
@@ -75,7 +27,7 @@ static void cut_prefix(struct shrink *sh)
 
 		if (!shrink_prefix(&sh->best, mid, &cand))
 			return;
-		if (shrink_try(sh, sh->cfg, &cand, smaller))
+		if (shrink_try(sh, sh->cfg, &cand, false))
 			hi = sh->best_step + 1 < mid ? sh->best_step + 1 : mid;
 		else
 			lo = mid;
@@ -105,7 +57,7 @@ static void cut_threads(struct shrink *sh)
 				ok = !cgt_schedule_push(&cand, sh->best.choice[k]);
 		}
 		if (ran && ok)
-			shrink_try(sh, sh->cfg, &cand, smaller);
+			shrink_try(sh, sh->cfg, &cand, false);
 		cgt_schedule_free(&cand);
 	}
 }
@@ -129,7 +81,7 @@ static void cut_preemptions(struct shrink *sh)
 		to = cand.choice[k];
 		for (long j = k; j < cand.len && cand.choice[j] == to; j++)
 			cand.choice[j] = from;
-		if (shrink_try(sh, sh->cfg, &cand, smaller))
+		if (shrink_try(sh, sh->cfg, &cand, false))
 			i = sh->best_pre;
 		cgt_schedule_free(&cand);
 	}
@@ -137,9 +89,9 @@ static void cut_preemptions(struct shrink *sh)
 
 /*
  * A failure with more preemptions than CHESS finds most bugs within is looked for again
- * under the bounded scheduler, K from 1 to BOUND, in runs of 300 decisions, then 1,000, then
- * the run's own length: a random walk's failure has hundreds of preemptions, of which
- * undoing one at a time would take as many trials.
+ * under the bounded scheduler, K from 1 to SHRINK_BOUND, in runs of 300 decisions, then
+ * 1,000, then the run's own length: a random walk's failure has hundreds of preemptions, of
+ * which undoing one at a time would take as many trials.
  */
 #define REFIND		120
 
@@ -148,18 +100,18 @@ static void refind_bounded(struct shrink *sh)
 	struct cgt_run_config c = *sh->cfg;
 	uint64_t seed = sh->cfg->seed;
 
-	if (sh->best_pre <= BOUND)
+	if (sh->size.pre <= SHRINK_BOUND)
 		return;
 	sh->pass = "preemptions (bounded search)";
 	c.sched = cgt_sched_find("bounded");
 	/* short runs first: a failure they find comes early, in few decisions */
 	for (int j = 0; j < REFIND && shrink_can_try(sh); j++) {
 		c.seed = seed + 1 + (uint64_t)j;
-		c.sched_tunables.preemptions = 1 + j % BOUND;
+		c.sched_tunables.preemptions = 1 + j % SHRINK_BOUND;
 		c.steps = j < REFIND / 3 ? 300 : j < 2 * REFIND / 3 ? 1000 : sh->cfg->steps;
 		if (c.steps > sh->cfg->steps)
 			c.steps = sh->cfg->steps;
-		if (shrink_try(sh, &c, NULL, smaller))
+		if (shrink_try(sh, &c, NULL, false))
 			return;
 	}
 }
@@ -189,7 +141,7 @@ static void delta_debug(struct shrink *sh, const char *pass, chunk_fn make)
 			struct cgt_schedule cand = { 0 };
 
 			cut = make(sh, c * size, c * size + size, &cand) &&
-			      shrink_try(sh, sh->cfg, &cand, smaller);
+			      shrink_try(sh, sh->cfg, &cand, false);
 			cgt_schedule_free(&cand);
 		}
 		if (cut)

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * One trial of shrink: a child run of a smaller configuration or schedule, kept as the new
- * best if it fails the same way and is smaller; every pass of shrink is made of these, and
- * the progress line is drawn after each.
+ * best if it fails the same way and is smaller (shrink_size.c); every pass of shrink is made
+ * of these, and the progress line is drawn after each.
  */
 #include <stdio.h>
 #include <string.h>
@@ -19,17 +19,37 @@ bool shrink_can_try(const struct shrink *sh)
 static void progress(const struct shrink *sh)
 {
 	if (sh->tty)
-		fprintf(stderr, "\r\033[Kshrink: %s: %ld/%ld trials; threads %d, walkers %d, "
-			"decisions %ld, preemptions %ld", sh->pass, sh->runs, sh->budget,
-			sh->cfg->threads, sh->cfg->walkers, sh->best.len, sh->best_pre);
+		fprintf(stderr, "\r\033[Kshrink: %s: %ld/%ld trials; threads %d, walkers %d; "
+			"ran %ld, operations %ld, decisions %ld, preemptions %ld", sh->pass,
+			sh->runs, sh->budget, sh->cfg->threads, sh->cfg->walkers, sh->size.ran,
+			sh->size.ops, sh->size.dec, sh->size.pre);
+}
+
+/*
+ * Whether @res, of size @size, is the new best: the same failure, smaller in the order (or as
+ * small, of a smaller configuration: @cfg_cut), and never bigger than the report's own run in
+ * threads that ran or decisions, whatever an earlier key gained. The first trial's is.
+ */
+static bool better(const struct shrink *sh, const struct cgt_child_result *res,
+		   const struct shrink_size *size, bool cfg_cut)
+{
+	int cmp;
+
+	if (!res->ran || res->detector != sh->target)
+		return false;
+	if (!sh->kind[0])
+		return true;
+	cmp = shrink_size_cmp(size, &sh->size, !cfg_cut);
+	return !strcmp(res->kind, sh->kind) && (cmp < 0 || (!cmp && cfg_cut)) &&
+	       size->ran <= sh->found.ran && size->dec <= sh->found.dec;
 }
 
 bool shrink_try(struct shrink *sh, const struct cgt_run_config *cfg,
-		const struct cgt_schedule *follow,
-		bool (*better)(const struct shrink *sh, const struct cgt_child_result *res))
+		const struct cgt_schedule *follow, bool cfg_cut)
 {
 	struct cgt_run_config c = *cfg;
 	struct cgt_child_result res;
+	struct shrink_size size;
 	bool same;
 
 	if (!shrink_can_try(sh))
@@ -40,8 +60,8 @@ bool shrink_try(struct shrink *sh, const struct cgt_run_config *cfg,
 	c.no_report = true;
 	if (cgt_run_child(&c, true, &res))
 		return false;
-	same = res.ran && res.detector == sh->target &&
-	       (!sh->kind[0] || !strcmp(res.kind, sh->kind)) && (!better || better(sh, &res));
+	size = shrink_size_of(&res);
+	same = better(sh, &res, &size, cfg_cut);
 	if (same) {
 		cgt_schedule_free(&sh->best);
 		sh->best = res.schedule;
@@ -52,9 +72,11 @@ bool shrink_try(struct shrink *sh, const struct cgt_run_config *cfg,
 		free(sh->best_at);
 		sh->best_at = res.preempted;
 		res.preempted = NULL;
-		sh->best_ops = res.ops;
-		if (!sh->kind[0])
+		sh->size = size;
+		if (!sh->kind[0]) {
+			sh->found = size;
 			snprintf(sh->kind, sizeof(sh->kind), "%s", res.kind);
+		}
 		*sh->cfg = c;
 	}
 	cgt_child_result_free(&res);
