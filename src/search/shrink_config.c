@@ -7,8 +7,7 @@
  *
  * A smaller configuration makes another run, whose thread numbers name other threads, so
  * the best schedule rarely fits it. A cut is tried following that schedule as far as it fits,
- * then by a search of its own (the random walk and the report's scheduler in turn, seeds
- * after the configuration's), and kept with the first run that fails the same way and is no
+ * then by a search of its own, and kept with the first run that fails the same way and is no
  * bigger than the best so far by (threads that ran, operations, decisions, preemptions): its
  * configuration is smaller. Preemptions past CHESS's bound do not come first here, as in the
  * schedule's cuts: a search's run has many, and the bounded search after cuts them.
@@ -16,24 +15,34 @@
 #include "search.h"
 #include "shrink.h"
 
-/* schedules a cut's search tries before the cut is given up */
-#define CUT_SEARCH	12
+/*
+ * Schedules a cut's search tries: a count's cut, and each kind of operation's (five of
+ * them, each cut as likely to lose the failure).
+ */
+#define COUNT_SEARCH	12
+#define OPS_SEARCH	6
 
-static bool cut(struct shrink *sh, struct cgt_run_config *c)
+/*
+ * The search of a cut: @tries schedules, seeds after the configuration's, its schedulers in
+ * turn: the random walk (it finds a small configuration's failure in the fewest schedules;
+ * its preemptions are the schedule passes' to cut), the report's own (a failure only it
+ * finds) and the bounded, K from 1 to SHRINK_BOUND (one with few preemptions at once).
+ */
+static bool cut(struct shrink *sh, struct cgt_run_config *c, int tries)
 {
-	const struct cgt_sched_ops *own = c->sched, *random = cgt_sched_find("random");
+	const struct cgt_sched_ops *sched[] = { cgt_sched_find("random"), c->sched,
+						cgt_sched_find("bounded") };
+	const struct cgt_sched_tunables own = c->sched_tunables;
 	uint64_t seed = sh->cfg->seed;
 
 	if (shrink_try(sh, c, &sh->best, true))
 		return true;
-	/*
-	 * The random walk finds a small configuration's failure in the fewest schedules (its
-	 * many preemptions are the schedule passes' to cut); the report's own scheduler takes
-	 * every other turn, for a failure only it finds.
-	 */
-	for (int j = 1; j <= CUT_SEARCH && shrink_can_try(sh); j++) {
-		c->seed = seed + (uint64_t)j;
-		c->sched = j % 2 ? random : own;
+	for (int j = 0; j < tries && shrink_can_try(sh); j++) {
+		c->seed = seed + 1 + (uint64_t)j;
+		c->sched = sched[j % 3];
+		c->sched_tunables = own;
+		if (j % 3 == 2)
+			c->sched_tunables.preemptions = 1 + j / 3 % SHRINK_BOUND;
 		if (shrink_try(sh, c, NULL, true))
 			return true;
 	}
@@ -42,9 +51,10 @@ static bool cut(struct shrink *sh, struct cgt_run_config *c)
 
 /*
  * The smallest of @from, 2 @from, 4 @from ... below *@field that still fails (tried in that
- * order: the largest cut first), with the swarm's @dim pinned.
+ * order: the largest cut first), with the swarm's @dim pinned; @tries schedules each.
  */
-static void cut_count(struct shrink *sh, const char *pass, size_t off, int from, int dim)
+static void cut_count(struct shrink *sh, const char *pass, size_t off, int from, int dim,
+		      int tries)
 {
 	sh->pass = pass;
 	for (int v = from; shrink_can_try(sh); v = v ? v * 2 : 1) {
@@ -55,7 +65,7 @@ static void cut_count(struct shrink *sh, const char *pass, size_t off, int from,
 			return;
 		*field = v;
 		c.swarm &= ~(1u << dim);
-		if (cut(sh, &c))
+		if (cut(sh, &c, tries))
 			return;
 	}
 }
@@ -79,20 +89,22 @@ static void cut_ops(struct shrink *sh)
 		c = *sh->cfg;
 		c.mix[op] = 0;
 		c.swarm &= ~(1u << CGT_SWARM_MIX);
-		cut(sh, &c);
+		cut(sh, &c, OPS_SEARCH);
 	}
 }
 
 void shrink_config(struct shrink *sh)
 {
-	cut_count(sh, "threads", offsetof(struct cgt_run_config, threads), 2, CGT_SWARM_THREADS);
-	cut_count(sh, "walkers", offsetof(struct cgt_run_config, walkers), 0, CGT_SWARM_WALKERS);
+	cut_count(sh, "threads", offsetof(struct cgt_run_config, threads), 2, CGT_SWARM_THREADS,
+		  COUNT_SEARCH);
+	cut_count(sh, "walkers", offsetof(struct cgt_run_config, walkers), 0, CGT_SWARM_WALKERS,
+		  COUNT_SEARCH);
 	cut_ops(sh);
 	if (sh->cfg->swarm && shrink_can_try(sh)) {
 		struct cgt_run_config c = *sh->cfg;
 
 		sh->pass = "swarm";
 		c.swarm = 0;
-		cut(sh, &c);
+		cut(sh, &c, OPS_SEARCH);
 	}
 }
