@@ -4,9 +4,8 @@
  * under the bounded scheduler if the failure has more preemptions than CHESS's bound, then
  * the decisions past the shortest prefix that still fails (the rest left to the lenient
  * follower, which lets the running thread go on), the threads that run, each preemption
- * undone, turns taken out and switches (delta debugging over the runs of one thread), and the
- * prefix again. A cut is kept if its run is smaller in shrink_size.c's order, preemptions
- * past the bound first.
+ * undone, turns taken out and switches (delta debugging over the runs of one thread). A cut
+ * is kept if its run is smaller in shrink_size.c's order, preemptions past the bound first.
  */
 #include "search.h"
 #include "shrink.h"
@@ -193,11 +192,16 @@ static bool take_out(const struct shrink *sh, long lo, long hi, struct cgt_sched
 
 void shrink_schedule(struct shrink *sh)
 {
+	struct shrink_size before;
+
 	refind_bounded(sh);
-	cut_prefix(sh);
-	cut_threads(sh);
-	cut_preemptions(sh);
-	delta_debug(sh, "turns", take_out);
-	delta_debug(sh, "switches", give_back);
-	cut_prefix(sh);
+	/* each pass again while a round cuts: a cut can open the way to another's */
+	do {
+		before = sh->size;
+		cut_prefix(sh);
+		cut_threads(sh);
+		cut_preemptions(sh);
+		delta_debug(sh, "turns", take_out);
+		delta_debug(sh, "switches", give_back);
+	} while (shrink_size_cmp(&sh->size, &before, true) < 0 && shrink_can_try(sh));
 }
