@@ -67,5 +67,7 @@ struct shrink_size shrink_size_of(const struct cgt_child_result *res);
  * preemptions past SHRINK_BOUND the first key if @bound
  */
 int shrink_size_cmp(const struct shrink_size *a, const struct shrink_size *b, bool bound);
+/* shrink_size.c: whether @a is no bigger than @b in any key (preemptions: past the bound) */
+bool shrink_size_within(const struct shrink_size *a, const struct shrink_size *b);
 
 #endif

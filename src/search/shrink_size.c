@@ -56,3 +56,9 @@ int shrink_size_cmp(const struct shrink_size *a, const struct shrink_size *b, bo
 			return ka[i] < kb[i] ? -1 : 1;
 	return 0;
 }
+
+bool shrink_size_within(const struct shrink_size *a, const struct shrink_size *b)
+{
+	return a->ran <= b->ran && a->ops <= b->ops && a->dec <= b->dec &&
+	       over_bound(a->pre) <= over_bound(b->pre);
+}

@@ -28,7 +28,7 @@ static void progress(const struct shrink *sh)
 /*
  * Whether @res, of size @size, is the new best: the same failure, smaller in the order (or as
  * small, of a smaller configuration: @cfg_cut), and never bigger than the report's own run in
- * threads that ran or decisions, whatever an earlier key gained. The first trial's is.
+ * any key, whatever an earlier key gained. The first trial's is.
  */
 static bool better(const struct shrink *sh, const struct cgt_child_result *res,
 		   const struct shrink_size *size, bool cfg_cut)
@@ -41,7 +41,7 @@ static bool better(const struct shrink *sh, const struct cgt_child_result *res,
 		return true;
 	cmp = shrink_size_cmp(size, &sh->size, !cfg_cut);
 	return !strcmp(res->kind, sh->kind) && (cmp < 0 || (!cmp && cfg_cut)) &&
-	       size->ran <= sh->found.ran && size->dec <= sh->found.dec;
+	       shrink_size_within(size, &sh->found);
 }
 
 bool shrink_try(struct shrink *sh, const struct cgt_run_config *cfg,
