@@ -21,9 +21,6 @@ static bool rcu_lock_break(struct cgt_walk *w, struct task *g, struct task *t)
 	get_task_struct(g);
 	get_task_struct(t);
 	rcu_read_unlock();
-	/* one on its way out may be unhashed now, and end the scan below */
-	if ((READ_ONCE(g->flags) | READ_ONCE(t->flags)) & PF_EXITING)
-		cgt_window(CGT_PATH_HUNG_SCAN_CUT);
 	cgt_point(CGT_PT_RCU_ENTER, t);		/* cond_resched() */
 	rcu_read_lock();
 	can_cont = pid_alive(g) && pid_alive(t);

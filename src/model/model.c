@@ -90,8 +90,6 @@ int cgt_model_init(const struct cgt_model_config *cfg)
 	if (!pid)
 		return -1;
 	init_task.pid = pid->nr;
-	if (cfg->last_pid)
-		cgt_ns_last_pid_write(cfg->last_pid);
 	cgt_write_lock(&tasklist_lock);
 	attach_pid(&init_task, PIDTYPE_PID, pid);
 	attach_pid(&init_task, PIDTYPE_PGID, pid);

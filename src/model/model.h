@@ -218,8 +218,6 @@ struct cgt_model_config {
 	 * kernel's alloc_pidmap does; 0, never (numbers only grow).
 	 */
 	int pid_max;
-	/* where the numbers after init's go on from (ns_last_pid); 0: from 1 */
-	int last_pid;
 	/*
 	 * --off-cpu: the 16th reader of the threadgroup lock stays off the CPU this long holding
 	 * it (hooks->off_cpu); 0, never.

@@ -18,10 +18,8 @@
  * A free run starts by growing to the population it asks for: until RAMP_PERMILLE of the
  * phase's cap live, every operation forks (ops.c) while the walkers read as ever, so a run
  * at 30,000 threads spends its time at 30,000 rather than where its mix levels off (at
- * 6,000); the first phase's clock starts once it is there, so that its crowd (swarm.h) lasts
- * the phase's length on a loaded machine too. A ramp not there by half the run ends anyway:
- * the machine's thread cap, or forks that fail. A controlled run has no ramp: its schedules
- * stay as they were.
+ * 6,000). A ramp not there by half the run ends anyway: the machine's thread cap, or
+ * forks that fail. A controlled run has no ramp: its schedules stay as they were.
  */
 #define RAMP_PERMILLE	875
 
@@ -42,8 +40,6 @@ static void run_ramp(struct cgt_run *run, double now_s)
 		cgt_run_ramp_end(run, now_s, true);
 	else if (now_s >= run->cfg->duration / 2)
 		cgt_run_ramp_end(run, now_s, false);
-	else
-		run->next_phase_s = now_s + run->phase_s;
 }
 
 /* The driver's looks, one a tick, until the run's end. */

@@ -131,16 +131,6 @@ static void read_walk(struct cgt_run *run, struct prng *rng, struct cgt_watch *w
 		stat_inc(run, livelocks);
 }
 
-/* khungtaskd's scan of every thread, as the crowd's first walker runs it (walker.c). */
-void cgt_observe_hung(struct cgt_run *run)
-{
-	struct cgt_walk w;
-
-	check_hung_uninterruptible_tasks(&w);
-	stat_inc(run, walks);
-	stat_add(run, walk_steps, w.steps);
-}
-
 /* /proc/<pid>/task, listed a few names per getdents call. */
 static void read_readdir(struct cgt_run *run, struct prng *rng, struct cgt_watch *watch)
 {

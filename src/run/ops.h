@@ -63,7 +63,6 @@ struct cgt_watch {
 	int left;			/* walks of it still to do */
 };
 void cgt_observe(struct cgt_run *run, struct prng *rng, struct cgt_watch *watch);
-void cgt_observe_hung(struct cgt_run *run);
 /* One reader of kind @kind. */
 void cgt_read(struct cgt_run *run, enum cgt_read kind, struct prng *rng, struct cgt_watch *watch);
 /* fork of @parent (a thread if @thread) within the --threads cap; 0 or -errno */

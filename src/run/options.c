@@ -214,14 +214,14 @@ static int run_rules(const struct tunable_set *run, struct cgt_run_config *cfg)
 			if (cgt_tunables_given(run, cgt_swarm_dim_names[d]))
 				cfg->swarm &= ~(1u << d);
 	/*
-	 * Without --threads, the swarm draws the run's cap (swarm.c), and the rerun command names
-	 * it as given: its phases are drawn from the cap, so they come out the same. --threads
-	 * is a hard cap: the swarm draws nothing over it.
+	 * A population the swarm drew replaces --threads' and pins the phases' caps to it, so the
+	 * rerun command names it as given.
 	 */
-	n = cgt_tunables_given(run, "threads") ? 0 : cgt_swarm_population(cfg);
+	n = cgt_swarm_population(cfg);
 	if (n) {
 		cfg->threads = n;
 		cfg->threads_drawn = true;
+		cfg->swarm &= ~(1u << CGT_SWARM_THREADS);
 	}
 	/*
 	 * --kernel, or the era the swarm drew (then named as if given: the rerun command pins

@@ -29,7 +29,6 @@ struct cgt_run {
 	/* swarm phases (swarm.h): the one in force, and when the next begins */
 	int phase;
 	double next_phase_s;		/* free-running: seconds into the run */
-	double phase_s;			/* the first one's length, counted once it has ramped */
 	long next_phase_step;		/* controlled: a decision */
 	/* a controlled run */
 	bool final;			/* the pause under way is the last one */

@@ -94,8 +94,7 @@ static void run_first_phase(struct cgt_run *run)
 	cgt_press_reset(&(struct cgt_press_config){
 		.duration = cfg->sched ? 0 : cfg->duration, .starve = cfg->starve,
 		.known_too = cfg->expect == CGT_EXPECT_KNOWN });
-	run->phase_s = cgt_swarm_length_s(cfg, 0);
-	run->next_phase_s = run->phase_s;
+	run->next_phase_s = cgt_swarm_length_s(cfg, 0);
 	run->next_phase_step = cgt_swarm_length_steps(cfg, 0);
 }
 
@@ -112,7 +111,6 @@ static bool run_boot(struct cgt_run *run)
 		.walk_limit		= 2L * cfg->threads + 64,
 		.reap_delay		= cgt_phase_now()->reap_delay,
 		.pid_max		= cgt_swarm_pid_max(cfg),
-		.last_pid		= cgt_swarm_last_pid(cfg, cgt_swarm_pid_max(cfg)),
 		.off_cpu		= cfg->off_cpu,
 		.bugs			= cfg->bugs,
 	};
@@ -150,12 +148,11 @@ static void run_start(struct cgt_run *run)
 	if (cgt_phase_now()->off_cpu_s > 0)
 		cgt_model_off_cpu_arm(cgt_phase_now()->off_cpu_s, 1);
 	if (pid_max != cfg->pid_max && !cfg->quiet)
-		printf("  pid space: numbers handed out again past pid_max %d, from last_pid %d on "
-		       "(drawn by the swarm; --pid-max pins it)\n", pid_max,
-		       cgt_swarm_last_pid(cfg, pid_max));
+		printf("  pid space: numbers handed out again past pid_max %d (drawn by the swarm; "
+		       "--pid-max pins it)\n", pid_max);
 	if (cfg->threads_drawn && !cfg->quiet)
-		printf("  population: up to %d threads, reached in the first phase (drawn by the "
-		       "swarm; --threads pins it)\n", cfg->threads);
+		printf("  population: up to %d threads the whole run (drawn by the swarm; "
+		       "--threads pins it)\n", cfg->threads);
 
 	run->start = cgt_now();
 	cgt_run_ramp_begin(run);

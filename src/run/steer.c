@@ -14,13 +14,6 @@
 #include "../core/thread.h"
 
 #define HOLD_MAX_NS	2000000
-/*
- * khungtaskd's break, on a thread on its way out, waits on the rest of an exit (release_task
- * unhashing it), not on a few instructions: in a crowd of a thousand threads on a few CPUs
- * that takes a hundred ms, as long as a loaded kernel's cond_resched() may keep it; so it is
- * held each time it opens.
- */
-#define HOLD_EXIT_NS	200000000
 
 static int wanted[CGT_NR_PATHS];
 static uint64_t steer_seed;
@@ -38,12 +31,9 @@ static void hold(enum cgt_path_id id)
 		prng_seed(&rng, steer_seed, 0x5733u + (uint64_t)t->id);
 		rng_for = t->id + 1;
 	}
-	if (id == CGT_PATH_HUNG_SCAN_CUT)
-		ts.tv_nsec = 1000 + (long)prng_below(&rng, HOLD_EXIT_NS);
-	else if (!prng_below(&rng, 4))
-		ts.tv_nsec = 1000 + (long)prng_below(&rng, HOLD_MAX_NS);
-	else
+	if (prng_below(&rng, 4))
 		return;
+	ts.tv_nsec = 1000 + (long)prng_below(&rng, HOLD_MAX_NS);
 	nanosleep(&ts, NULL);
 }
 

@@ -1,9 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Rare paths tried on purpose (steer.c): in a free-running run, a thread that stands where a
- * path's window opens (cgt_window) is held there a while, one time in four (each time at
- * khungtaskd's break), for as long as the run has taken that path fewer than
- * CGT_STEER_ENOUGH times. A bug on a path taken six
+ * path's window opens (cgt_window) is held there a while, one time in four, for as long as
+ * the run has taken that path fewer than CGT_STEER_ENOUGH times. A bug on a path taken six
  * times in ten seconds is otherwise tried six times.
  */
 #ifndef CGT_STEER_H

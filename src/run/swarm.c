@@ -10,10 +10,7 @@
  * need one lock's readers to dominate a phase, which three quarters left out makes common
  * (a reader-first tasklist_lock: 20 of 20 seeds, against 4 of 10 with half at most).
  * Thread caps are drawn log-uniformly, so small groups that meet often come as often as
- * large crowds; and what only a population past 1,024 threads, a pid space that wraps or a
- * lock holder off the CPU reaches is given to every free run by design, for part of it (the
- * first phase a crowd, a pid space from the start, the second phase of every eight off the
- * CPU), not drawn one run in N: one in N left N - 1 runs without.
+ * large crowds.
  */
 #include <math.h>
 #include <string.h>
@@ -66,27 +63,19 @@ void cgt_swarm_draw(const struct cgt_run_config *cfg, int index, struct cgt_phas
 	p->index = index;
 	p->start_step = -1;
 	phase_rng(cfg, index, 1, &r);
-	p->crowd = cgt_swarm_crowd(cfg, index);
-	/* the crowd leaves no operation out: exits and execs cut khungtaskd's scans short */
-	omit = p->crowd ? 0 : prng_below(&r, 3);
+	omit = prng_below(&r, 3);
 	p->threads = cfg->threads;
 	if (swarmed(cfg, CGT_SWARM_THREADS) && cfg->threads > 8) {
 		double u = (double)prng_below(&r, 1000) / 1000.0;
 
 		p->threads = (int)(8.0 * pow((double)cfg->threads / 8.0, u));
 	}
-	if (p->crowd)
-		p->threads = cfg->threads;
 	memcpy(p->mix, cfg->mix, sizeof(p->mix));
 	if (swarmed(cfg, CGT_SWARM_MIX) && !draw_weights(&r, p->mix, CGT_NR_OPS, omit))
 		memcpy(p->mix, cfg->mix, sizeof(p->mix));
-	/* forks (refused at the cap) outweigh deaths twice, or a crowd thins out in a second */
-	if (p->crowd && p->mix[CGT_OP_FORK] < 2 * (p->mix[CGT_OP_EXIT] + p->mix[CGT_OP_EXEC]))
-		p->mix[CGT_OP_FORK] = 2 * (p->mix[CGT_OP_EXIT] + p->mix[CGT_OP_EXEC]);
 	p->clone_thread_pct = cfg->clone_thread_pct;
-	/* a crowd of a few processes would go at once, its threads killed by one exec */
 	if (swarmed(cfg, CGT_SWARM_CLONE))
-		p->clone_thread_pct = (int)prng_below(&r, p->crowd ? 51 : 101);
+		p->clone_thread_pct = (int)prng_below(&r, 101);
 	p->perturb = cfg->sched ? 0 : cfg->perturb;
 	if (swarmed(cfg, CGT_SWARM_PERTURB) && !cfg->sched)
 		p->perturb = !prng_below(&r, 3) ? 0 :
@@ -109,31 +98,22 @@ void cgt_swarm_draw(const struct cgt_run_config *cfg, int index, struct cgt_phas
 	 * holding it, a tenth to half of --stall (the kernel's reader in reclaim or throttled):
 	 * the writer behind it sleeps, and every later fork behind that, so their wake-ups and
 	 * the convoy are exercised. Well short of the stall: the correct kernel stays without a
-	 * hang (--off-cpu, pinned, is what makes one); and rare: all forks wait meanwhile. The
-	 * second of every eight, not one drawn in eight: a run of a dozen phases drew none one
-	 * seed in five, and a TSan run whose crowd took it six seconds to ramp and scan came to
-	 * no fifth; not the first, whose crowd its forks grow.
+	 * hang (--off-cpu, pinned, is what makes one); and rare: all forks wait meanwhile.
 	 */
-	if (swarmed(cfg, CGT_SWARM_OFF_CPU) && !cfg->sched &&
-	    index % CGT_SWARM_OFF_CPU_EVERY == 1)
+	if (swarmed(cfg, CGT_SWARM_OFF_CPU) && !cfg->sched && !prng_below(&r, 8))
 		p->off_cpu_s = cfg->stall * (0.1 + (double)prng_below(&r, 400) / 1000.0);
 }
 
 /*
  * Mostly a quarter of a second to one: long enough for a configuration to build its
  * population up (thousands of forks a second), short enough for a 10 s run to try a dozen;
- * one phase in five lasts one to three seconds, for what needs pressure held past --starve,
- * and so does the crowd (a quarter of a shorter run), whose scans of a thousand threads take
- * a loaded machine a while; counted once the ramp is there, at most half the run.
+ * one phase in five lasts one to three seconds, for what needs pressure held past --starve.
  */
 double cgt_swarm_length_s(const struct cgt_run_config *cfg, int index)
 {
 	struct prng r;
 
 	phase_rng(cfg, index, 2, &r);
-	/* a crowd gives way by three quarters of the run: its drain is long on a loaded machine */
-	if (cgt_swarm_crowd(cfg, index))
-		return fmin(1.0 + (double)prng_below(&r, 2000) / 1000.0, cfg->duration / 4);
 	if (!prng_below(&r, 5))
 		return 1.0 + (double)prng_below(&r, 2000) / 1000.0;
 	return 0.25 + (double)prng_below(&r, 750) / 1000.0;
@@ -154,47 +134,29 @@ int cgt_swarm_walkers(const struct cgt_run_config *cfg)
 
 /*
  * Numbers handed out again (pid reuse: a stale pid finds another task, a freed number is
- * taken at once) are what every kernel does past pid_max, and only --pid-max showed them.
- * Every free run draws a pid space from its seed, log-uniform from twice the thread cap
- * (with RESERVED_PIDS below it, so forks seldom run out of numbers) to twice that, at most
- * the kernel's PID_MAX_DEFAULT (32768): small enough that the numbers wrap within a run's
- * seconds (at 1,500 threads, 3,301 to 6,602); drawn for one run in two, it left the other
- * without, and a TSan run's two thousand forks did not reach the wrap in most of those that
- * drew one. Drawn once: the pid map is sized for the run. Controlled runs keep theirs, so
- * that their schedules stay as they were.
+ * taken at once) are what every kernel does past pid_max, and only --pid-max showed them. One
+ * free run in two draws a pid space from its seed, log-uniform from twice the thread cap
+ * (with RESERVED_PIDS below it, so forks seldom run out of numbers) to four times that, at
+ * most the kernel's PID_MAX_DEFAULT (32768): small enough that the numbers wrap within a
+ * run's seconds (at 512 threads, 1,325 to 5,300). Drawn once: the pid map is sized for the
+ * run. Controlled runs keep theirs, so that their schedules stay as they were.
  */
 int cgt_swarm_pid_max(const struct cgt_run_config *cfg)
 {
-	double lo = 2.0 * cfg->threads + RESERVED_PIDS + 1, hi = 2 * lo, u;
+	double lo = 2.0 * cfg->threads + RESERVED_PIDS + 1, hi = 4 * lo, u;
 	struct prng r;
 
 	if (!swarmed(cfg, CGT_SWARM_PID_MAX) || cfg->sched || cfg->pid_max)
 		return cfg->pid_max;
 	phase_rng(cfg, -1, 4, &r);
+	if (prng_below(&r, 2))
+		return 0;
 	if (hi > 32768)
 		hi = lo < 32768 ? 32768 : lo;
 	if (hi > PID_MAX_LIMIT)
 		hi = lo = PID_MAX_LIMIT;
 	u = (double)prng_below(&r, 1000) / 1000.0;
 	return (int)(lo * pow(hi / lo, u));
-}
-
-/*
- * And it starts as a machine's that has been up a while, its last_pid (the ns_last_pid
- * sysctl) drawn among the last half thread cap below pid_max: the numbers wrap within the
- * run's first forks (its ramp), in every build, and are handed out again a lap later.
- */
-int cgt_swarm_last_pid(const struct cgt_run_config *cfg, int pid_max)
-{
-	int span = cfg->threads / 2 + 1;
-	struct prng r;
-
-	if (!pid_max || pid_max == cfg->pid_max)
-		return 0;
-	phase_rng(cfg, -1, 7, &r);
-	if (span > pid_max - RESERVED_PIDS - 1)
-		span = pid_max - RESERVED_PIDS - 1;
-	return pid_max - 1 - (int)prng_below(&r, (uint32_t)span);
 }
 
 /*
@@ -237,10 +199,9 @@ const struct cgt_kernel_era *cgt_swarm_era(const struct cgt_run_config *cfg)
 /*
  * A scan past khungtaskd's rcu_lock_break (every 1,024 threads of one scan) and the queues
  * of thousands of threads were reached by no run without --threads above 1,024: the phases'
- * caps are drawn below --threads' 512, and a population drawn for one run in four left
- * three in four without them. Every free run not given --threads draws its cap instead,
- * log-uniform from 1,200 to 2,000, which its first phase fills (cgt_swarm_crowd) and the
- * others draw theirs below. Excluded as the era is, and in every controlled run.
+ * caps are drawn below --threads' 512. One free run in four draws a population for the whole
+ * run instead, log-uniform from 1,200 to 3,000, its phases all at that cap (the ramp takes it
+ * there in a fraction of a second). Excluded as the era is, and in every controlled run.
  */
 int cgt_swarm_population(const struct cgt_run_config *cfg)
 {
@@ -249,22 +210,9 @@ int cgt_swarm_population(const struct cgt_run_config *cfg)
 	if (!run_long_draw(cfg, CGT_SWARM_THREADS, false))
 		return 0;
 	phase_rng(cfg, -1, 6, &r);
-	return (int)(1200.0 * pow(2000.0 / 1200.0, (double)prng_below(&r, 1000) / 1000.0));
-}
-
-/*
- * Time-shared rather than drawn: the first phase of a free run whose threads are drawn and
- * whose cap is past khungtaskd's batch runs at the cap, grown there by the ramp, and lasts
- * its length once there, so that every such run spends one to three seconds past 1,024;
- * the phases after it draw their caps below, and let the crowd wane. Only the first: a crowd
- * in force at the run's end (its drain, a migration queue of hundreds on cgroup_mutex) on a
- * loaded machine overran the deadline. Of the cap alone, so that the rerun command (--threads
- * N, the threads dimension free) draws the same phases.
- */
-bool cgt_swarm_crowd(const struct cgt_run_config *cfg, int index)
-{
-	return swarmed(cfg, CGT_SWARM_THREADS) && !cfg->sched &&
-	       cfg->threads > CGT_SWARM_CROWD_OVER && !index;
+	if (prng_below(&r, 4))
+		return 0;
+	return (int)(1200.0 * pow(3000.0 / 1200.0, (double)prng_below(&r, 1000) / 1000.0));
 }
 
 const struct cgt_phase *cgt_phase_now(void)

@@ -15,8 +15,6 @@
 #ifndef CGT_RUN_SWARM_H
 #define CGT_RUN_SWARM_H
 
-#include <stdbool.h>
-
 #include "ops.h"
 
 struct cgt_run_config;
@@ -43,8 +41,6 @@ enum cgt_swarm_dim {
 
 #define CGT_SWARM_ALL		((1u << CGT_NR_SWARM_DIMS) - 1)
 #define CGT_SWARM_WALKERS_MAX	16	/* walker pthreads a swarmed run starts */
-#define CGT_SWARM_OFF_CPU_EVERY	8	/* phases from one holder off the CPU to the next */
-#define CGT_SWARM_CROWD_OVER	1024	/* khungtaskd's HUNG_TASK_BATCHING: a crowd passes it */
 
 extern const char *const cgt_swarm_dim_names[CGT_NR_SWARM_DIMS];
 
@@ -53,7 +49,6 @@ struct cgt_phase {
 	double start_s;			/* free-running: seconds into the run */
 	long start_step;		/* controlled: the decision it began at, else -1 */
 	int threads;			/* cap on live model threads */
-	bool crowd;			/* at the run's cap, grown there by a ramp */
 	unsigned int mix[CGT_NR_OPS];
 	int clone_thread_pct;
 	int perturb;			/* per mille (free-running runs only) */
@@ -71,14 +66,10 @@ long cgt_swarm_length_steps(const struct cgt_run_config *cfg, int index);
 int cgt_swarm_walkers(const struct cgt_run_config *cfg);
 /* The run's pid_max: the configured one, or one drawn from the seed (a run-long dimension). */
 int cgt_swarm_pid_max(const struct cgt_run_config *cfg);
-/* Where a drawn pid space's numbers start (its last_pid), or 0: from 1. */
-int cgt_swarm_last_pid(const struct cgt_run_config *cfg, int pid_max);
 /* The run's kernel era drawn from the seed (a run-long dimension), or NULL: keep @cfg's. */
 const struct cgt_kernel_era *cgt_swarm_era(const struct cgt_run_config *cfg);
 /* The run's population drawn from the seed (a run-long dimension), or 0: keep @cfg's. */
 int cgt_swarm_population(const struct cgt_run_config *cfg);
-/* Phase @index is the crowd: at the run's cap, past khungtaskd's batch (free runs only). */
-bool cgt_swarm_crowd(const struct cgt_run_config *cfg, int index);
 
 /* The phase in force, read by every model thread; published by the run's driver. */
 const struct cgt_phase *cgt_phase_now(void);

@@ -24,15 +24,6 @@ static void walker_turn(struct run_walker *w)
 {
 	struct timespec ts = { 0, RUN_TICK_NS / 4 };
 
-	/*
-	 * In a crowd the first walker is khungtaskd, scanning, pressed lock or not: else one
-	 * read in some hundreds is its scan, which a crowd of a second or two may never see
-	 * pass rcu_lock_break.
-	 */
-	if (w->index == 1 && cgt_phase_now()->crowd) {
-		cgt_observe_hung(w->run);
-		return;
-	}
 	/* under reader pressure every walker reads the pressed lock, the idle ones too */
 	if (cgt_press_read(w->run, &w->rng, &w->watch))
 		return;

@@ -83,33 +83,31 @@ Test(swarm, the_same_seed_draws_the_same_phases_and_pinned_dimensions_stay)
 }
 
 /*
- * The pid space is a run-long draw: every free run gets one, from twice the thread cap plus
- * the reserved pids to twice that, the same for the same seed, its last_pid among the last
- * half cap below pid_max (it wraps within the first forks); a pid_max given, the dimension
- * left out of --swarm, or a controlled run keeps the configured one, from 1.
+ * The pid space is a run-long draw: one free run in two gets one, from twice the thread cap
+ * plus the reserved pids to four times that, the same for the same seed; a pid_max given,
+ * the dimension left out of --swarm, or a controlled run keeps the configured one.
  */
-Test(swarm, every_free_run_draws_a_pid_space_that_wraps_soon)
+Test(swarm, one_free_run_in_two_draws_a_pid_space_that_wraps_soon)
 {
 	struct cgt_run_config c = cfg;
-	const int lo = 2 * 512 + RESERVED_PIDS + 1, hi = 2 * lo;
-	int n = 200;
+	const int lo = 2 * 512 + RESERVED_PIDS + 1, hi = 4 * lo;
+	int drawn = 0, n = 200;
 
 	for (int i = 0; i < n; i++) {
-		int max, last;
+		int max;
 
 		c.seed = 1000 + (uint64_t)i;
 		max = cgt_swarm_pid_max(&c);
 		cr_assert_eq(max, cgt_swarm_pid_max(&c), "seed %d drew two pid spaces", i);
+		if (!max)
+			continue;
+		drawn++;
 		cr_assert(max >= lo && max <= hi, "pid_max %d outside %d-%d", max, lo, hi);
-		last = cgt_swarm_last_pid(&c, max);
-		cr_assert_eq(last, cgt_swarm_last_pid(&c, max), "seed %d drew two starts", i);
-		cr_assert(last < max && last >= max - 512 / 2 - 1 && last > RESERVED_PIDS,
-			  "last_pid %d of pid_max %d: not among the last half cap", last, max);
 	}
+	cr_assert(drawn > n / 3 && drawn < 2 * n / 3, "%d of %d runs drew a pid space", drawn, n);
 
 	c.pid_max = 4096;
 	cr_assert_eq(cgt_swarm_pid_max(&c), 4096, "a given pid_max was drawn over");
-	cr_assert_eq(cgt_swarm_last_pid(&c, 4096), 0, "a given pid_max starts elsewhere than 1");
 	c.pid_max = 0;
 	for (int i = 0; i < n; i++) {
 		c.seed = 1000 + (uint64_t)i;
@@ -179,13 +177,14 @@ Test(swarm, one_free_run_in_two_draws_another_kernel_era)
 }
 
 /*
- * The population is a run-long draw as well: every free run draws 1,200 to 2,000 threads,
- * past khungtaskd's rcu_lock_break, the same for the same seed; excluded as the era is.
+ * The population is a run-long draw as well: one free run in four runs 1,200 to 3,000
+ * threads, past khungtaskd's rcu_lock_break, the same for the same seed; excluded as the
+ * era is.
  */
-Test(swarm, every_free_run_draws_a_large_population)
+Test(swarm, one_free_run_in_four_draws_a_large_population)
 {
 	struct cgt_run_config c = cfg;
-	int n = 400, lo = 2000, hi = 0;
+	int drawn = 0, n = 400, lo = 3000, hi = 0;
 
 	for (int i = 0; i < n; i++) {
 		int t;
@@ -193,11 +192,15 @@ Test(swarm, every_free_run_draws_a_large_population)
 		c.seed = 3000 + (uint64_t)i;
 		t = cgt_swarm_population(&c);
 		cr_assert_eq(t, cgt_swarm_population(&c), "seed %d drew two populations", i);
-		cr_assert(t >= 1200 && t <= 2000, "population %d outside 1,200-2,000", t);
+		if (!t)
+			continue;
+		drawn++;
+		cr_assert(t >= 1200 && t <= 3000, "population %d outside 1,200-3,000", t);
 		lo = t < lo ? t : lo;
 		hi = t > hi ? t : hi;
 	}
-	cr_assert(lo < 1300 && hi > 1900, "the draws span %d-%d only", lo, hi);
+	cr_assert(drawn > n / 8 && drawn < 3 * n / 8, "%d of %d runs drew a population", drawn, n);
+	cr_assert(lo < 1500 && hi > 2500, "the draws span %d-%d only", lo, hi);
 
 	for (int i = 0; i < n; i++) {
 		c.seed = 3000 + (uint64_t)i;
@@ -217,48 +220,9 @@ Test(swarm, every_free_run_draws_a_large_population)
 }
 
 /*
- * A free run whose cap is past khungtaskd's batch and whose threads are drawn crowds its
- * first phase at the cap, holding it (forks outweigh deaths twice, at most half of them
- * threads), for one to three seconds (a quarter of a shorter run); no other phase, no cap
- * below the batch, no pinned threads and no controlled run crowds.
- */
-Test(swarm, the_first_phase_of_a_large_free_run_is_a_crowd)
-{
-	struct cgt_run_config big = cfg, small = cfg, pinned = cfg, controlled = cfg;
-
-	big.threads = pinned.threads = controlled.threads = 1500;
-	big.duration = 10;
-	pinned.swarm &= ~(1u << CGT_SWARM_THREADS);
-	controlled.sched = cgt_sched_find("random");
-	for (int i = 0; i < 200; i++) {
-		struct cgt_phase p, q;
-		const unsigned int *m = p.mix;
-
-		big.seed = small.seed = pinned.seed = controlled.seed = 5000 + (uint64_t)i;
-		cgt_swarm_draw(&big, 0, &p);
-		cr_assert(p.crowd && p.threads == 1500, "seed %d: no crowd first", i);
-		cr_assert(m[CGT_OP_FORK] >= 2 * (m[CGT_OP_EXIT] + m[CGT_OP_EXEC]),
-			  "seed %d: the crowd's deaths outweigh its forks", i);
-		cr_assert(p.clone_thread_pct <= 50, "seed %d: a crowd of few processes", i);
-		cr_assert(cgt_swarm_length_s(&big, 0) >= 1.0, "seed %d: a short crowd", i);
-		big.duration = 2;
-		cr_assert(cgt_swarm_length_s(&big, 0) <= 0.5, "seed %d: a crowd to the end", i);
-		big.duration = 10;
-		cgt_swarm_draw(&big, 1 + i % 20, &q);
-		cr_assert(!q.crowd, "seed %d: phase %d crowds too", i, 1 + i % 20);
-		cgt_swarm_draw(&small, 0, &q);
-		cr_assert(!q.crowd, "seed %d: a crowd below the batch", i);
-		cgt_swarm_draw(&pinned, 0, &q);
-		cr_assert(!q.crowd, "seed %d: a crowd with --threads pinned", i);
-		cgt_swarm_draw(&controlled, 0, &q);
-		cr_assert(!q.crowd, "seed %d: a crowd in a controlled run", i);
-	}
-}
-
-/*
- * The second free-running phase of every eight keeps a threadgroup reader off the CPU, for a
- * tenth to half of the stall: never a whole stall (the correct kernel stays without a hang),
- * never in a controlled run (its schedules stay as they were), never when --off-cpu pins it.
+ * One free-running phase in eight keeps a threadgroup reader off the CPU, for a tenth to
+ * half of the stall: never a whole stall (the correct kernel stays without a hang), never
+ * in a controlled run (its schedules stay as they were), never when --off-cpu pins it.
  */
 Test(swarm, one_free_phase_in_eight_keeps_a_reader_off_the_cpu_below_the_stall)
 {
@@ -274,7 +238,6 @@ Test(swarm, one_free_phase_in_eight_keeps_a_reader_off_the_cpu_below_the_stall)
 		cgt_swarm_draw(&controlled, i, &c);
 		cgt_swarm_draw(&pinned, i, &q);
 		off += p.off_cpu_s > 0;
-		cr_assert_eq(p.off_cpu_s > 0, i % 8 == 1, "phase %d: off the CPU or not", i);
 		cr_assert(p.off_cpu_s == 0 || (p.off_cpu_s >= 0.1 * cfg.stall &&
 					       p.off_cpu_s < 0.5 * cfg.stall),
 			  "phase %d: %.2f s off the CPU, stall %.1f s", i, p.off_cpu_s, cfg.stall);
