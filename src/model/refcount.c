@@ -18,7 +18,6 @@ struct zeroed {
 	int id;			/* harness thread */
 	int pid;		/* the model thread it acted as */
 	uint64_t at;		/* cgt_clock_ns, or the controlled run's decision */
-	bool step;
 };
 
 static struct zeroed zeroed_log[ZEROED_LOG];
@@ -41,7 +40,6 @@ void refcount_zeroed(const int *r)
 	__atomic_store_n(&z->r, NULL, __ATOMIC_RELAXED);
 	__atomic_store_n(&z->id, cgt_self ? cgt_self->id : 0, __ATOMIC_RELAXED);
 	__atomic_store_n(&z->pid, cgt_self ? READ_ONCE(cgt_self->pid) : 0, __ATOMIC_RELAXED);
-	__atomic_store_n(&z->step, step >= 0, __ATOMIC_RELAXED);
 	__atomic_store_n(&z->at, step >= 0 ? (uint64_t)step : cgt_clock_ns(), __ATOMIC_RELAXED);
 	__atomic_store_n(&z->r, r, __ATOMIC_RELEASE);
 }
@@ -68,15 +66,15 @@ void refcount_misuse(const int *r, const char *fmt, ...)
 	if (newest >= 0) {
 		const struct zeroed *z = &zeroed_log[newest];
 		int id = __atomic_load_n(&z->id, __ATOMIC_RELAXED);
+		int pid = __atomic_load_n(&z->pid, __ATOMIC_RELAXED);
 
-		if (__atomic_load_n(&z->step, __ATOMIC_RELAXED))
+		if (READ_ONCE(cgt_step_clock) >= 0)
 			snprintf(evidence, sizeof(evidence), "the last reference was put by thread %d "
-				 "(tid %d) at decision %llu\n", id, __atomic_load_n(&z->pid,
-				 __ATOMIC_RELAXED), (unsigned long long)best);
+				 "(tid %d) at decision %llu\n", id, pid, (unsigned long long)best);
 		else
 			snprintf(evidence, sizeof(evidence), "the last reference was put by thread %d "
-				 "(tid %d) %.3f ms before\n", id, __atomic_load_n(&z->pid,
-				 __ATOMIC_RELAXED), (double)(now > best ? now - best : 0) / 1e6);
+				 "(tid %d) %.3f ms before\n", id, pid,
+				 (double)(now > best ? now - best : 0) / 1e6);
 		if (id && id != self)
 			involved[n++] = id;
 	}
